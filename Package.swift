@@ -1,0 +1,77 @@
+// swift-tools-version:6.0
+// The Visla subscription ledger. No Swift package dependencies: system C libraries only,
+// each behind one `systemLibrary` target (see README, "Building").
+import PackageDescription
+
+let package = Package(
+    name: "ledger",
+    products: [
+        .executable(name: "ledger", targets: ["ledger"]),
+        .executable(name: "ledger-bench", targets: ["LedgerBench"]),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
+        // Pure domain: catalog, records, the entitlement fold. No I/O, no clocks, no Foundation.
+        .target(name: "LedgerCore"),
+        // A small, fast JSON value, parser and writer (no Foundation on the hot path).
+        .target(name: "LedgerJSON"),
+        // The one funnel for system calls, and the injectable file layer.
+        .target(name: "LedgerSystem"),
+        // Digests, ECDSA and X.509 over libcrypto.
+        .target(name: "LedgerCrypto", dependencies: ["CCrypto"]),
+        // The append-only, checksummed, hash-chained log.
+        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto"]),
+        // The App Store boundary: JWS verification, models, mapping to ledger records.
+        .target(
+            name: "LedgerAppStore",
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto"]),
+        // Wires log, App Store boundary and fold: ingest, projections, queries, reports.
+        .target(
+            name: "LedgerService",
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem"]),
+        // HTTP/1.1 on POSIX sockets.
+        .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
+        // Realistic signed populations with their truth.
+        .target(
+            name: "LedgerSimulator",
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore"]),
+        // Command-line parsing and commands.
+        .target(
+            name: "LedgerCLI",
+            dependencies: [
+                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerService",
+                "LedgerHTTP", "LedgerSimulator", "LedgerSystem",
+            ]),
+        .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+        // Test support: record builders, temporary directories, a test PKI.
+        .target(
+            name: "LedgerTesting",
+            dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON"]),
+        // Benchmarks, with SQLite as the peer.
+        .executableTarget(
+            name: "LedgerBench",
+            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "CSQLite"]),
+
+        .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
+        .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
+        .testTarget(name: "LedgerCryptoTests", dependencies: ["LedgerCrypto", "LedgerTesting"]),
+        .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerSystem"]),
+        .testTarget(
+            name: "LedgerAppStoreTests",
+            dependencies: ["LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
+        .testTarget(
+            name: "LedgerServiceTests",
+            dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
+        .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP"]),
+        .testTarget(
+            name: "LedgerCLITests",
+            dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),
+    ]
+)

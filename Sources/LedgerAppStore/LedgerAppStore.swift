@@ -1,0 +1,1 @@
+// The LedgerAppStore module; see Package.swift for its concern.

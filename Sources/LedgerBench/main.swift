@@ -1,0 +1,1 @@
+print("ledger-bench: not built yet")

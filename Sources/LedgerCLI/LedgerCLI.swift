@@ -1,0 +1,1 @@
+// The LedgerCLI module; see Package.swift for its concern.

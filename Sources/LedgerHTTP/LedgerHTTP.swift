@@ -1,0 +1,1 @@
+// The LedgerHTTP module; see Package.swift for its concern.

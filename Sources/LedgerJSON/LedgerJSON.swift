@@ -1,0 +1,1 @@
+// The LedgerJSON module; see Package.swift for its concern.

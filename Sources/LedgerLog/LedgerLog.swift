@@ -1,0 +1,1 @@
+// The LedgerLog module; see Package.swift for its concern.

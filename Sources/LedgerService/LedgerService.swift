@@ -1,0 +1,1 @@
+// The LedgerService module; see Package.swift for its concern.

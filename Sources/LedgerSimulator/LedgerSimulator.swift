@@ -1,0 +1,1 @@
+// The LedgerSimulator module; see Package.swift for its concern.

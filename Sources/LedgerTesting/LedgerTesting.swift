@@ -1,0 +1,1 @@
+// The LedgerTesting module; see Package.swift for its concern.

@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderLedgerAppStoreTests() { #expect(Bool(true)) }

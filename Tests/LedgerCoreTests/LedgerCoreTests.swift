@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderLedgerCoreTests() { #expect(Bool(true)) }

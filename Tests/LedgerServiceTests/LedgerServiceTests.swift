@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderLedgerServiceTests() { #expect(Bool(true)) }
