@@ -35,7 +35,9 @@ let package = Package(
         // Wires log, App Store boundary and fold: ingest, projections, queries, reports.
         .target(
             name: "LedgerService",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem"]),
+            dependencies: [
+                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem", "LedgerCrypto",
+            ]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
         // Realistic signed populations with their truth.
