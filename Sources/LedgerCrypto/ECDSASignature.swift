@@ -88,8 +88,9 @@ private struct DERSignatureReader {
 
   private mutating func integer() -> ArraySlice<UInt8>? {
     guard let content = element(tag: 0x02), let first = content.first else { return nil }
-    guard first & 0x80 == 0 else { return nil }  // negative
-    if content.count > 1, first == 0, content[content.startIndex + 1] & 0x80 == 0 { return nil }  // not minimal
+    // Negative integers and non-minimal encodings are not valid signature values.
+    guard first & 0x80 == 0 else { return nil }
+    if content.count > 1, first == 0, content[content.startIndex + 1] & 0x80 == 0 { return nil }
     return content
   }
 

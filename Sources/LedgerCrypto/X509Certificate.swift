@@ -18,6 +18,8 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
   public let issuerDER: [UInt8]
   /// The subject in OpenSSL's one-line form, e.g. `/CN=Apple Root CA - G3/OU=…`, for messages.
   public let subjectSummary: String
+  /// The issuer in the same one-line form.
+  public let issuerSummary: String
   /// The start of the validity window, in milliseconds since the epoch (inclusive).
   public let notBefore: Int64
   /// The end of the validity window, in milliseconds since the epoch (inclusive).
@@ -53,6 +55,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     self.subjectDER = subject
     self.issuerDER = issuer
     self.subjectSummary = X509CertificateFields.summary(X509_get_subject_name(x509))
+    self.issuerSummary = X509CertificateFields.summary(X509_get_issuer_name(x509))
     self.notBefore = notBefore
     self.notAfter = notAfter
     self.extensionOIDs = X509CertificateFields.extensionOIDs(x509)
