@@ -37,9 +37,11 @@ public struct ApplePKI: Sendable {
       notAfter: options.intermediateValidity.upperBound)
     intermediateBuilder.isCA = options.intermediateIsCA
     intermediateBuilder.pathLengthConstraint = options.intermediateIsCA ? 0 : nil
-    intermediateBuilder.keyUsage = options.intermediateIsCA ? [.keyCertSign, .cRLSign] : [.digitalSignature]
+    intermediateBuilder.keyUsage =
+      options.intermediateIsCA ? [.keyCertSign, .cRLSign] : [.digitalSignature]
     intermediateBuilder.markerExtensionOIDs = options.intermediateExtensionOIDs
-    intermediate = try intermediateBuilder.signed(by: root, key: rootKey, digest: options.intermediateDigest)
+    intermediate = try intermediateBuilder.signed(
+      by: root, key: rootKey, digest: options.intermediateDigest)
 
     leafKey = try ECPrivateKey(generating: options.leafCurve)
     var leafBuilder = CertificateBuilder(
@@ -47,11 +49,14 @@ public struct ApplePKI: Sendable {
       notBefore: options.leafValidity.lowerBound, notAfter: options.leafValidity.upperBound)
     leafBuilder.keyUsage = [.digitalSignature]
     leafBuilder.markerExtensionOIDs = options.leafExtensionOIDs
-    leaf = try leafBuilder.signed(by: intermediate, key: intermediateKey, digest: options.leafDigest)
+    leaf = try leafBuilder.signed(
+      by: intermediate, key: intermediateKey, digest: options.leafDigest)
   }
 
   /// The `x5c` chain as the App Store sends it: leaf, intermediate, root (DER).
-  public var x5c: [[UInt8]] { [leaf.derRepresentation, intermediate.derRepresentation, root.derRepresentation] }
+  public var x5c: [[UInt8]] {
+    [leaf.derRepresentation, intermediate.derRepresentation, root.derRepresentation]
+  }
 
   /// A signer with the leaf key and this chain.
   public func signer() throws(CryptoError) -> JWSSigner {
@@ -92,11 +97,13 @@ extension ApplePKI {
     public var leafValidity: ClosedRange<Int64> = 1_420_070_400_000...2_366_841_600_000
     /// The root's name.
     public var rootName = DistinguishedName(
-      commonName: "Ledger Simulated Root CA", organizationalUnit: "Simulated Certification Authority",
+      commonName: "Ledger Simulated Root CA",
+      organizationalUnit: "Simulated Certification Authority",
       organization: "Visla Ledger", country: "US")
     /// The intermediate's name.
     public var intermediateName = DistinguishedName(
-      commonName: "Ledger Simulated WWDR Intermediate", organizationalUnit: "Simulated Certification Authority",
+      commonName: "Ledger Simulated WWDR Intermediate",
+      organizationalUnit: "Simulated Certification Authority",
       organization: "Visla Ledger", country: "US")
     /// The leaf's name.
     public var leafName = DistinguishedName(

@@ -28,7 +28,9 @@ public struct JWSSigner: Sendable {
       throw CryptoError(.unsupportedKey, "ES256 signs with a P-256 key, not \(privateKey.curve)")
     }
     self.privateKey = privateKey
-    self.certificateChain = (header["x5c"]?.array ?? []).compactMap { $0.string.flatMap(Base64.decode) }
+    self.certificateChain = (header["x5c"]?.array ?? []).compactMap {
+      $0.string.flatMap(Base64.decode)
+    }
     self.encodedHeader = Array(Base64.encodeURL(JSONValue.object(header).serializedBytes()).utf8)
   }
 

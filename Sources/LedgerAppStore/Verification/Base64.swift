@@ -59,7 +59,8 @@ public enum Base64 {
     out.reserveCapacity((input.count + 2) / 3 * 4)
     var index = 0
     while index + 3 <= input.count {
-      let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+      let value =
+        UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
       out.append(alphabet[Int(value >> 18 & 63)])
       out.append(alphabet[Int(value >> 12 & 63)])
       out.append(alphabet[Int(value >> 6 & 63)])

@@ -65,11 +65,14 @@ public final class ChainVerifier: Sendable {
       cache.withLock { $0.insert(entry, for: key) }
     }
     guard entry.windows.contains(where: { $0.contains(time) }) else {
-      let windows = entry.windows.map { "\(Instant(milliseconds: $0.lowerBound))…\(Instant(milliseconds: $0.upperBound))" }
+      let windows = entry.windows.map {
+        "\(Instant(milliseconds: $0.lowerBound))…\(Instant(milliseconds: $0.upperBound))"
+      }
       throw VerificationError(
         .verificationFailure,
         "the signing date \(Instant(milliseconds: time)) is outside the certificates' common validity "
-          + "(\(windows.joined(separator: ", "))); the data was signed with an expired or not yet valid chain")
+          + "(\(windows.joined(separator: ", "))); the data was signed with an expired or not yet valid chain"
+      )
     }
     return entry.leafKey
   }
@@ -88,11 +91,14 @@ public final class ChainVerifier: Sendable {
     guard leaf.issuerDER == intermediate.subjectDER else {
       throw Self.failure("the leaf certificate was not issued by the intermediate x5c[1]")
     }
-    guard let intermediateKey = try? intermediate.publicKey, leaf.isSigned(by: intermediateKey) else {
-      throw Self.failure("the leaf certificate's signature does not verify with the intermediate's key")
+    guard let intermediateKey = try? intermediate.publicKey, leaf.isSigned(by: intermediateKey)
+    else {
+      throw Self.failure(
+        "the leaf certificate's signature does not verify with the intermediate's key")
     }
     guard let leafKey = try? leaf.publicKey else {
-      throw Self.failure("the leaf certificate's key is not an elliptic-curve key on P-256 or P-384")
+      throw Self.failure(
+        "the leaf certificate's key is not an elliptic-curve key on P-256 or P-384")
     }
     var windows: [ClosedRange<Int64>] = []
     for (root, rootKey) in zip(roots, rootKeys) {
@@ -115,7 +121,8 @@ public final class ChainVerifier: Sendable {
     throws(VerificationError)
   {
     guard intermediate.isCA else {
-      throw failure("the intermediate certificate x5c[1] is not a CA (basicConstraints cA is not true)")
+      throw failure(
+        "the intermediate certificate x5c[1] is not a CA (basicConstraints cA is not true)")
     }
     guard intermediate.hasExtension(oid: wwdrIntermediateOID) else {
       throw failure(
@@ -134,7 +141,9 @@ public final class ChainVerifier: Sendable {
     }
   }
 
-  private static func parse(_ der: [UInt8], name: String) throws(VerificationError) -> X509Certificate {
+  private static func parse(_ der: [UInt8], name: String) throws(VerificationError)
+    -> X509Certificate
+  {
     do {
       return try X509Certificate(derRepresentation: der)
     } catch {

@@ -25,7 +25,8 @@ public struct CompactJWS: Sendable {
         "the JWS is \(bytes.count) bytes, over the \(Self.maximumByteCount)-byte limit")
     }
     guard !bytes.isEmpty else {
-      throw VerificationError(.invalidJWTFormat, "the JWS is empty; expected header.payload.signature")
+      throw VerificationError(
+        .invalidJWTFormat, "the JWS is empty; expected header.payload.signature")
     }
     var dots: [Int] = []
     for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
@@ -50,7 +51,8 @@ public struct CompactJWS: Sendable {
     self.signingInput = bytes[..<dots[1]]
   }
 
-  private static func decodeObject(_ text: ArraySlice<UInt8>, segment: String) throws(VerificationError)
+  private static func decodeObject(_ text: ArraySlice<UInt8>, segment: String)
+    throws(VerificationError)
     -> JSONObject
   {
     guard let bytes = Base64.decodeURL(text) else {
@@ -58,7 +60,8 @@ public struct CompactJWS: Sendable {
     }
     let value: JSONValue
     do {
-      value = try JSONValue.parse(bytes, limits: JSONLimits(maxBytes: maximumByteCount, maxDepth: 32))
+      value = try JSONValue.parse(
+        bytes, limits: JSONLimits(maxBytes: maximumByteCount, maxDepth: 32))
     } catch {
       throw VerificationError(
         .invalidJWTFormat, "the JWS \(segment) is not JSON: \(error.message)", cause: error)

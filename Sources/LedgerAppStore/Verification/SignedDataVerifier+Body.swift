@@ -15,20 +15,24 @@ extension SignedDataVerifier {
     }
     let value: JSONValue
     do {
-      value = try JSONValue.parse(body, limits: JSONLimits(maxBytes: maximumBodyByteCount, maxDepth: 16))
+      value = try JSONValue.parse(
+        body, limits: JSONLimits(maxBytes: maximumBodyByteCount, maxDepth: 16))
     } catch {
       throw VerificationError(
         .invalidJWTFormat,
-        "the request body is not JSON (\(error.message)); expected {\"signedPayload\":\"…\"}", cause: error)
+        "the request body is not JSON (\(error.message)); expected {\"signedPayload\":\"…\"}",
+        cause: error)
     }
     guard let object = value.object else {
       throw VerificationError(
-        .invalidJWTFormat, "the request body is not a JSON object; expected {\"signedPayload\":\"…\"}")
+        .invalidJWTFormat,
+        "the request body is not a JSON object; expected {\"signedPayload\":\"…\"}")
     }
     guard let payload = object["signedPayload"]?.string else {
       throw VerificationError(
         .invalidJWTFormat,
-        "the request body has no signedPayload string; expected {\"signedPayload\":\"…\"} as Apple sends it")
+        "the request body has no signedPayload string; expected {\"signedPayload\":\"…\"} as Apple sends it"
+      )
     }
     return payload
   }
@@ -40,7 +44,8 @@ extension SignedDataVerifier {
     guard let first = input.firstIndex(where: { !isSpace($0) }),
       let last = input.lastIndex(where: { !isSpace($0) })
     else {
-      throw VerificationError(.invalidJWTFormat, "the input is empty; expected a JWS or a request body")
+      throw VerificationError(
+        .invalidJWTFormat, "the input is empty; expected a JWS or a request body")
     }
     if input[first] == UInt8(ascii: "{") { return try signedPayload(fromBody: input) }
     return String(decoding: input[first...last], as: UTF8.self)

@@ -23,7 +23,8 @@ extension SignedDataVerifier {
       throw VerificationError(
         .invalidAppIdentifier,
         "the notification is for App Apple ID \(identity.appAppleId.map(String.init) ?? "(none)"), not the"
-          + " configured \(configuration.appAppleId.map(String.init) ?? "(none)"); check --app-apple-id")
+          + " configured \(configuration.appAppleId.map(String.init) ?? "(none)"); check --app-apple-id"
+      )
     }
     try checkEnvironment(identity.environment, of: "notification")
 

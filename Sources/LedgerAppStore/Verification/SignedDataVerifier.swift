@@ -60,11 +60,13 @@ public final class SignedDataVerifier: Sendable {
     let signedDate = try SignedFields.signedDate(of: jws.payload)
     if configuration.skipsSignatureVerification { return jws.payload }
     guard let chainVerifier else {
-      throw VerificationError(.invalidCertificate, "no trust root is configured; pass --trust-root FILE")
+      throw VerificationError(
+        .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
     }
     guard let chain = jws.header["x5c"], !chain.isNull else {
       throw VerificationError(
-        .invalidJWTFormat, "the JWS header has no x5c certificate chain; App Store data always carries one")
+        .invalidJWTFormat,
+        "the JWS header has no x5c certificate chain; App Store data always carries one")
     }
     guard let certificates = chain.array, certificates.allSatisfy({ $0.string != nil }) else {
       throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
@@ -73,7 +75,8 @@ public final class SignedDataVerifier: Sendable {
     guard algorithm == "ES256" else {
       throw VerificationError(
         .invalidJWTFormat,
-        "the JWS algorithm is \(algorithm.map { "\"\($0)\"" } ?? "missing"); App Store data is signed with ES256")
+        "the JWS algorithm is \(algorithm.map { "\"\($0)\"" } ?? "missing"); App Store data is signed with ES256"
+      )
     }
     // Apple's Swift library reports a wrong x5c count as INVALID_JWT_FORMAT; Python and Java say
     // INVALID_CHAIN_LENGTH, and so does the ledger's contract, which is the more useful name.
@@ -86,7 +89,8 @@ public final class SignedDataVerifier: Sendable {
     guard let leaf = Base64.decode(certificates[0].string ?? ""),
       let intermediate = Base64.decode(certificates[1].string ?? "")
     else {
-      throw VerificationError(.invalidCertificate, "a certificate in the JWS header's x5c is not base64")
+      throw VerificationError(
+        .invalidCertificate, "a certificate in the JWS header's x5c is not base64")
     }
     let time = signedDate ?? now()
     let key = try chainVerifier.validatedLeafKey(leaf: leaf, intermediate: intermediate, at: time)
@@ -94,7 +98,8 @@ public final class SignedDataVerifier: Sendable {
       throw VerificationError(
         .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
     }
-    guard jws.signature.count == 64, let signature = try? ECDSASignature(rawRepresentation: jws.signature),
+    guard jws.signature.count == 64,
+      let signature = try? ECDSASignature(rawRepresentation: jws.signature),
       key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
     else {
       throw VerificationError(
@@ -107,20 +112,23 @@ public final class SignedDataVerifier: Sendable {
 
   /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
   /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
-  public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue {
+  public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue
+  {
     let payload = try verifiedPayload(of: signedTransaction)
     let bundleId = try SignedFields.string(payload, "bundleId")
     if let expected = configuration.bundleId, bundleId != expected {
       throw VerificationError(
         .invalidAppIdentifier,
-        "the transaction is for bundle \(SignedFields.quoted(bundleId)), not the configured \"\(expected)\"")
+        "the transaction is for bundle \(SignedFields.quoted(bundleId)), not the configured \"\(expected)\""
+      )
     }
     try checkEnvironment(try SignedFields.string(payload, "environment"), of: "transaction")
     return .object(payload)
   }
 
   /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
-  public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue {
+  public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue
+  {
     let payload = try verifiedPayload(of: signedRenewalInfo)
     try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
     return .object(payload)

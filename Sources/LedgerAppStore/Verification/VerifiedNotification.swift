@@ -13,7 +13,9 @@ public struct VerifiedNotification: Sendable {
   public let renewalInfo: JSONValue?
 
   /// Creates a verified notification (the verifier is the only intended caller).
-  public init(signedPayload: String, payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?) {
+  public init(
+    signedPayload: String, payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?
+  ) {
     self.signedPayload = signedPayload
     self.payload = payload
     self.transaction = transaction
