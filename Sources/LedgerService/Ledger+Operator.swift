@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerLog
 import LedgerCrypto
 
 /// Operator records: links and corrections. They never rewrite history; they are facts of their own,
