@@ -50,14 +50,16 @@ import Testing
     }
 
     @Test func refusesASignedMemberWithoutItsVerifiedPayload() throws {
-        let payload = try NotificationPayload(json: Fixture.notification("DID_RENEW", members: ["data": Fixture.data()]))
+        let payload = try NotificationPayload(
+            json: Fixture.notification("DID_RENEW", members: ["data": Fixture.data()]))
         let noTransaction = #expect(throws: AppStoreError.self) {
             try LedgerRecord(notification: payload, transaction: nil, renewal: Fixture.renewalPayload(), evidence: nil)
         }
         #expect(noTransaction?.code == .inconsistent)
         #expect(noTransaction?.path == "data.signedTransactionInfo")
         let noRenewal = #expect(throws: AppStoreError.self) {
-            try LedgerRecord(notification: payload, transaction: Fixture.transactionPayload(), renewal: nil, evidence: nil)
+            try LedgerRecord(
+                notification: payload, transaction: Fixture.transactionPayload(), renewal: nil, evidence: nil)
         }
         #expect(noRenewal?.path == "data.signedRenewalInfo")
     }

@@ -113,7 +113,9 @@ struct NotificationCase: Sendable, CustomTestStringConvertible {
                     ])
                 ]
             default:
-                members = ["data": Fixture.data(["signedTransactionInfo": nil, "signedRenewalInfo": nil, "status": nil])]
+                members = [
+                    "data": Fixture.data(["signedTransactionInfo": nil, "signedRenewalInfo": nil, "status": nil])
+                ]
             }
         }
         return (Fixture.notification(type, subtype, members: members), transaction, renewal)

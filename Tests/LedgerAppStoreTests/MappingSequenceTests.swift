@@ -49,7 +49,9 @@ import Testing
             Step(
                 type: "DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE", at: start + 60_000, transaction: upgraded,
                 renewal: renewal(semiannual, 1)),
-            Step(type: "DID_CHANGE_RENEWAL_PREF", at: start + 80_000, transaction: upgraded, renewal: renewal(monthly, 1)),
+            Step(
+                type: "DID_CHANGE_RENEWAL_PREF", at: start + 80_000, transaction: upgraded, renewal: renewal(monthly, 1)
+            ),
             Step(
                 type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", at: start + 100_000,
                 transaction: upgraded, renewal: renewal(monthly, 0)),

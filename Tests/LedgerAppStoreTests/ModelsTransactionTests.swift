@@ -63,23 +63,26 @@ import Testing
 
     @Test(arguments: ["originalTransactionId", "transactionId", "productId", "purchaseDate", "signedDate"])
     func refusesATransactionWithoutAnIdentifierOrDateTheLedgerNeeds(key: String) {
-        let error = #expect(throws: AppStoreError.self) { try TransactionPayload(json: Fixture.transaction([key: nil])) }
+        let error = #expect(throws: AppStoreError.self) {
+            try TransactionPayload(json: Fixture.transaction([key: nil]))
+        }
         #expect(error?.code == .missingField)
         #expect(error?.path == "transaction.\(key)")
     }
 
-    @Test(arguments: [
-        ("price", JSONValue.string("11.70"), AppStoreError.Code.wrongType),
-        ("purchaseDate", "2025-10-01 08:00:00 Etc/GMT", .wrongType),
-        ("expiresDate", .bool(true), .wrongType),
-        ("isUpgraded", "true", .wrongType),
-        ("quantity", .integer(1 << 40), .invalidValue),
-        ("revocationPercentage", "50000", .wrongType),
-        ("offerType", "1", .wrongType),
-        ("transactionId", .integer(2_000_000_912_349_999), .wrongType),
-        ("commitmentInfo", .array([]), .wrongType),
-        ("advancedCommerceInfo", "x", .wrongType),
-    ] as [(String, JSONValue, AppStoreError.Code)])
+    @Test(
+        arguments: [
+            ("price", JSONValue.string("11.70"), AppStoreError.Code.wrongType),
+            ("purchaseDate", "2025-10-01 08:00:00 Etc/GMT", .wrongType),
+            ("expiresDate", .bool(true), .wrongType),
+            ("isUpgraded", "true", .wrongType),
+            ("quantity", .integer(1 << 40), .invalidValue),
+            ("revocationPercentage", "50000", .wrongType),
+            ("offerType", "1", .wrongType),
+            ("transactionId", .integer(2_000_000_912_349_999), .wrongType),
+            ("commitmentInfo", .array([]), .wrongType),
+            ("advancedCommerceInfo", "x", .wrongType),
+        ] as [(String, JSONValue, AppStoreError.Code)])
     func rejectsAKnownFieldOfTheWrongType(key: String, value: JSONValue, code: AppStoreError.Code) {
         let error = #expect(throws: AppStoreError.self) {
             try TransactionPayload(json: Fixture.transaction([key: value]))

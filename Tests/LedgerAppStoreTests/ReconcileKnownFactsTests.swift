@@ -12,7 +12,8 @@ import Testing
     private func notification(_ changes: [String: JSONValue?], renewal: [String: JSONValue?] = [:]) throws
         -> LedgerRecord
     {
-        let payload = try NotificationPayload(json: Fixture.notification("DID_RENEW", members: ["data": Fixture.data()]))
+        let payload = try NotificationPayload(
+            json: Fixture.notification("DID_RENEW", members: ["data": Fixture.data()]))
         return try LedgerRecord(
             notification: payload, transaction: Fixture.transactionPayload(changes),
             renewal: Fixture.renewalPayload(renewal), evidence: nil)

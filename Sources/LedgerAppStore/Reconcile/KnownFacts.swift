@@ -9,8 +9,11 @@ import LedgerCore
 /// before it, or the earliest known one when it predates them all. A refund that was later reversed
 /// is therefore news again, while a re-fetched unchanged transaction is not.
 public struct KnownFacts: Sendable {
-    private var transactions: [String: [TransactionFacts]] = [:]
-    private var renewals: [String: [RenewalFacts]] = [:]
+    /// Per transaction id, the distinct contents in signed-date order (a version equal to the one
+    /// before it changes nothing and is not kept, so memory follows changes, not deliveries).
+    private var transactions: [String: [Version<TransactionFacts>]] = [:]
+    /// Per original transaction id, the distinct renewal states in signed-date order.
+    private var renewals: [String: [Version<RenewalFacts>]] = [:]
 
     /// An empty knowledge.
     public init() {}
@@ -30,45 +33,47 @@ public struct KnownFacts: Sendable {
     public func adds(_ record: LedgerRecord) -> Bool {
         guard record.transaction != nil || record.renewal != nil else { return true }
         if let transaction = record.transaction,
-            Self.isNew(transaction, among: transactions[transaction.transactionId] ?? [], content: Self.content)
+            Self.isNew(transaction, among: transactions[transaction.transactionId] ?? [])
         {
             return true
         }
-        if let renewal = record.renewal,
-            Self.isNew(renewal, among: renewals[renewal.originalTransactionId] ?? [], content: Self.content)
-        {
+        if let renewal = record.renewal, Self.isNew(renewal, among: renewals[renewal.originalTransactionId] ?? []) {
             return true
         }
         return false
     }
 
-    private static func insert<T: Hashable>(_ facts: T, into versions: inout [T]) where T: SignedFacts {
-        let index = versions.firstIndex { $0.signedDate > facts.signedDate } ?? versions.count
-        versions.insert(facts, at: index)
+    private struct Version<T: SignedFacts>: Sendable {
+        var signedDate: Instant
+        var content: T
     }
 
-    private static func isNew<T: SignedFacts>(_ facts: T, among versions: [T], content: (T) -> T) -> Bool {
+    private static func insert<T: SignedFacts>(_ facts: T, into versions: inout [Version<T>]) {
+        let index = versions.firstIndex { $0.signedDate > facts.signedDate } ?? versions.count
+        let content = facts.unsigned
+        if index > 0, versions[index - 1].content == content { return }
+        versions.insert(Version(signedDate: facts.signedDate, content: content), at: index)
+    }
+
+    private static func isNew<T: SignedFacts>(_ facts: T, among versions: [Version<T>]) -> Bool {
         guard let earliest = versions.first else { return true }
         let prior = versions.last { $0.signedDate <= facts.signedDate } ?? earliest
-        return content(prior) != content(facts)
-    }
-
-    private static func content(_ facts: TransactionFacts) -> TransactionFacts {
-        var copy = facts
-        copy.signedDate = Instant(milliseconds: 0)
-        return copy
-    }
-
-    private static func content(_ facts: RenewalFacts) -> RenewalFacts {
-        var copy = facts
-        copy.signedDate = Instant(milliseconds: 0)
-        return copy
+        return prior.content != facts.unsigned
     }
 }
 
 /// Facts that carry the date Apple signed them.
-protocol SignedFacts: Hashable {
-    var signedDate: Instant { get }
+protocol SignedFacts: Hashable, Sendable {
+    var signedDate: Instant { get set }
+}
+
+extension SignedFacts {
+    /// The content without its signed date.
+    var unsigned: Self {
+        var copy = self
+        copy.signedDate = Instant(milliseconds: 0)
+        return copy
+    }
 }
 
 extension TransactionFacts: SignedFacts {}
