@@ -70,3 +70,26 @@ import Testing
         #expect(records.allSatisfy { !known.adds($0) })
     }
 }
+
+extension ReconcileKnownFactsTests {
+    @Test func aSparserLegacyCopyOfASignedTransactionIsNotNews() throws {
+        var known = KnownFacts()
+        known.learn(
+            try notification([
+                "transactionId": "1000000750000002", "signedDate": 1_607_502_370_000,
+                "purchaseDate": 1_607_502_360_000, "expiresDate": 1_610_180_760_000,
+                "productId": "com.visla.gps.monthly_3",
+            ]))
+        let legacy = try LegacyReceiptResponse(json: ReconcileLegacyTests.modern).records()
+        let copy = try #require(legacy.first { $0.transaction?.transactionId == "1000000750000002" })
+        #expect(copy.transaction?.price == nil)  // the legacy receipt does not state it
+        #expect(!known.adds(copy))
+    }
+
+    @Test func aFieldTheSignedVersionAddsLaterIsNotNewsButAChangedExpiryIs() throws {
+        var known = KnownFacts()
+        known.learn(try notification(["signedDate": 1_759_302_518_835, "storefront": nil]))
+        #expect(!known.adds(try history(["signedDate": 1_759_900_000_000, "storefront": "ITA"])))
+        #expect(known.adds(try history(["signedDate": 1_759_900_000_000, "expiresDate": 1_762_000_000_000])))
+    }
+}

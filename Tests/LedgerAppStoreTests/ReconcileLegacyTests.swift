@@ -75,8 +75,8 @@ import Testing
                 "legacy:1000000750000001:1608884760000:1607502360000",
                 "legacy:1000000750000002:1610180760000:-",
                 "legacy:1000000750000099:1633089600000:1604307600000",
-                "legacy-renewal:1000000750000001:com.visla.gps.monthly_3:1:0:-:-",
-                "legacy-renewal:1000000750000099:com.visla.gps.annual_1:0:0:1604912400000:1",
+                "legacy-renewal:1000000750000001:1608458400000",
+                "legacy-renewal:1000000750000099:1608458400000",
             ])
         #expect(records.allSatisfy { $0.source == .legacyReceipt && $0.evidence == nil && $0.environment == .sandbox })
         #expect(records.allSatisfy { $0.transaction?.signedDate ?? $0.renewal?.signedDate == response.asOf })

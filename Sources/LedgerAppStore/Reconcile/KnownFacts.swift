@@ -4,16 +4,23 @@ import LedgerCore
 /// `ledger reconcile` appends only the facts the log lacks.
 ///
 /// Apple re-signs the same transaction for every API response, so a fresh signed date alone is no
-/// news. An imported version adds a fact when its content (everything but the signed date) differs
-/// from the version the log holds as of the same instant: the latest known version signed at or
-/// before it, or the earliest known one when it predates them all. A refund that was later reversed
-/// is therefore news again, while a re-fetched unchanged transaction is not.
+/// news, and neither is a field a sparser source (a legacy receipt) does not state. An imported
+/// version adds a fact when its *state* differs from the version the log holds as of the same
+/// instant: the latest known version signed at or before it, or the earliest known one when it
+/// predates them all. A refund that was later reversed is therefore news again, while a re-fetched
+/// unchanged transaction is not.
+///
+/// The state of a transaction is what can change over its life and matters to entitlements: its
+/// product, expiry, revocation date and `isUpgraded`. The state of a renewal is its next product,
+/// auto-renew status, grace-period end and expiration intent, billing retry (absent meaning false),
+/// and, when the imported version states them, its current product, price-increase status,
+/// renewal date and renewal price.
 public struct KnownFacts: Sendable {
-    /// Per transaction id, the distinct contents in signed-date order (a version equal to the one
-    /// before it changes nothing and is not kept, so memory follows changes, not deliveries).
-    private var transactions: [String: [Version<TransactionFacts>]] = [:]
+    /// Per transaction id, the distinct states in signed-date order (a version whose state equals
+    /// the one before it is not kept, so memory follows changes, not deliveries).
+    private var transactions: [String: [TransactionFacts]] = [:]
     /// Per original transaction id, the distinct renewal states in signed-date order.
-    private var renewals: [String: [Version<RenewalFacts>]] = [:]
+    private var renewals: [String: [RenewalFacts]] = [:]
 
     /// An empty knowledge.
     public init() {}
@@ -43,38 +50,41 @@ public struct KnownFacts: Sendable {
         return false
     }
 
-    private struct Version<T: SignedFacts>: Sendable {
-        var signedDate: Instant
-        var content: T
-    }
-
-    private static func insert<T: SignedFacts>(_ facts: T, into versions: inout [Version<T>]) {
+    private static func insert<T: StatefulFacts>(_ facts: T, into versions: inout [T]) {
         let index = versions.firstIndex { $0.signedDate > facts.signedDate } ?? versions.count
-        let content = facts.unsigned
-        if index > 0, versions[index - 1].content == content { return }
-        versions.insert(Version(signedDate: facts.signedDate, content: content), at: index)
+        if index > 0, !facts.changesState(of: versions[index - 1]) { return }
+        versions.insert(facts, at: index)
     }
 
-    private static func isNew<T: SignedFacts>(_ facts: T, among versions: [Version<T>]) -> Bool {
+    private static func isNew<T: StatefulFacts>(_ facts: T, among versions: [T]) -> Bool {
         guard let earliest = versions.first else { return true }
         let prior = versions.last { $0.signedDate <= facts.signedDate } ?? earliest
-        return prior.content != facts.unsigned
+        return facts.changesState(of: prior)
     }
 }
 
-/// Facts that carry the date Apple signed them.
-protocol SignedFacts: Hashable, Sendable {
-    var signedDate: Instant { get set }
+/// Signed facts whose versions can be compared by state.
+protocol StatefulFacts: Sendable {
+    /// When this version was signed (or observed, for legacy receipts).
+    var signedDate: Instant { get }
+    /// Whether this version states something different from `prior`.
+    func changesState(of prior: Self) -> Bool
 }
 
-extension SignedFacts {
-    /// The content without its signed date.
-    var unsigned: Self {
-        var copy = self
-        copy.signedDate = Instant(milliseconds: 0)
-        return copy
+extension TransactionFacts: StatefulFacts {
+    func changesState(of prior: TransactionFacts) -> Bool {
+        productId != prior.productId || expiresDate != prior.expiresDate || revocationDate != prior.revocationDate
+            || isUpgraded != prior.isUpgraded
     }
 }
 
-extension TransactionFacts: SignedFacts {}
-extension RenewalFacts: SignedFacts {}
+extension RenewalFacts: StatefulFacts {
+    func changesState(of prior: RenewalFacts) -> Bool {
+        func differs<V: Equatable>(_ mine: V?, _ theirs: V?) -> Bool { mine != nil && mine != theirs }
+        return autoRenewProductId != prior.autoRenewProductId || autoRenewStatus != prior.autoRenewStatus
+            || gracePeriodExpiresDate != prior.gracePeriodExpiresDate || expirationIntent != prior.expirationIntent
+            || (isInBillingRetryPeriod ?? false) != (prior.isInBillingRetryPeriod ?? false)
+            || differs(productId, prior.productId) || differs(priceIncreaseStatus, prior.priceIncreaseStatus)
+            || differs(renewalDate, prior.renewalDate) || differs(renewalPrice, prior.renewalPrice)
+    }
+}
