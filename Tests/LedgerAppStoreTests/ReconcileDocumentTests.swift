@@ -122,9 +122,10 @@ import Testing
 
     @Test func mapsAVerifiedSubscriptionStatusToOneRecord() throws {
         let item = try LastTransactionStatus(
-            json: Fixture.json(
-                #"{"originalTransactionId":"2000000912345678","status":1,"signedTransactionInfo":"a","signedRenewalInfo":"b"}"#
-            ), path: "data[0].lastTransactions[0]")
+            json: .object([
+                "originalTransactionId": "2000000912345678", "status": 1, "signedTransactionInfo": "a",
+                "signedRenewalInfo": "b",
+            ]), path: "data[0].lastTransactions[0]")
         let transaction = Fixture.transactionPayload()
         let renewal = Fixture.renewalPayload(["signedDate": 1_759_302_519_000])
         let record = try LedgerRecord(status: item, transaction: transaction, renewal: renewal, evidence: nil)
