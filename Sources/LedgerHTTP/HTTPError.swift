@@ -43,6 +43,8 @@ public struct HTTPError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let internalError = Code("INTERNAL_ERROR")
         /// The request uses a feature the server does not implement, e.g. a transfer coding (501).
         public static let notImplemented = Code("NOT_IMPLEMENTED")
+        /// An ``HTTPClient`` received a response it cannot read (502).
+        public static let malformedResponse = Code("MALFORMED_RESPONSE")
         /// The server cannot take the request now: too many connections, shutting down, storage down (503).
         public static let unavailable = Code("UNAVAILABLE")
         /// The request's HTTP version is not 1.0 or 1.1 (505).

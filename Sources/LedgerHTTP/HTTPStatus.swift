@@ -60,6 +60,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
     /// 501 Not Implemented.
     public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
+    /// 502 Bad Gateway: what an ``HTTPClient`` reports for a malformed response.
+    public static let badGateway = HTTPStatus(code: 502, reason: "Bad Gateway")
     /// 503 Service Unavailable.
     public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
     /// 505 HTTP Version Not Supported.
@@ -75,6 +77,6 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         .continue, .ok, .created, .accepted, .noContent, .badRequest, .unauthorized, .forbidden, .notFound,
         .methodNotAllowed, .requestTimeout, .conflict, .lengthRequired, .payloadTooLarge, .uriTooLong,
         .unsupportedMediaType, .expectationFailed, .unprocessableEntity, .tooManyRequests, .headersTooLarge,
-        .internalServerError, .notImplemented, .serviceUnavailable, .versionNotSupported,
+        .internalServerError, .notImplemented, .badGateway, .serviceUnavailable, .versionNotSupported,
     ]
 }
