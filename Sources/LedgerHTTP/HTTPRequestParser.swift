@@ -74,7 +74,9 @@ public enum HTTPRequestParser {
             }
             return nil
         }
-        let fields = try HeaderFields.parse(bytes[(lineEnd + 2)..<(headEnd - 2)], limits: limits)
+        let fieldsStart = lineEnd + 2
+        let fieldsEnd = max(fieldsStart, headEnd - 4)
+        let fields = try HeaderFields.parse(bytes[fieldsStart..<fieldsEnd], limits: limits)
         let head = try HeaderSemantics.head(line: line, headers: fields, limits: limits)
         return (head, headEnd - bytes.startIndex)
     }
