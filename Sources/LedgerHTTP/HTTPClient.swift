@@ -90,6 +90,17 @@ public final class HTTPClient {
         }
     }
 
+    /// Reads exactly `count` raw bytes (for raw-protocol tests, e.g. an interim `100 Continue`).
+    public func readRaw(count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            guard try fill() else {
+                throw SystemError(.connectionClosed, call: "recv", message: "the server closed the connection")
+            }
+        }
+        defer { buffer.removeSubrange(0..<count) }
+        return Array(buffer[0..<count])
+    }
+
     /// Reads until the server closes the connection; returns the bytes read (for raw-protocol tests).
     public func readUntilClosed() throws -> [UInt8] {
         while try fill() {}
