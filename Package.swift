@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "ledger", targets: ["ledger"]),
         .executable(name: "ledger-bench", targets: ["LedgerBench"]),
+        .executable(name: "ledger-load", targets: ["LedgerLoad"]),
     ],
     targets: [
         // System libraries.
@@ -38,6 +39,9 @@ let package = Package(
             dependencies: ["LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem"]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
+        // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
+        .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"]),
+        .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
