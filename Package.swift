@@ -36,12 +36,18 @@ let package = Package(
         // Wires log, App Store boundary and fold: ingest, projections, queries, reports.
         .target(
             name: "LedgerService",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem"]),
+            dependencies: [
+                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem", "LedgerCrypto",
+            ]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
         .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"]),
         .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
+        // The ledger's HTTP API: routes over the service.
+        .target(
+            name: "LedgerAPI",
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore"]),
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
@@ -51,7 +57,7 @@ let package = Package(
             name: "LedgerCLI",
             dependencies: [
                 "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerService",
-                "LedgerHTTP", "LedgerSimulator", "LedgerSystem",
+                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // Test support: record builders, temporary directories, a test PKI.

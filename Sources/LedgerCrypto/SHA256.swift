@@ -2,90 +2,38 @@ import CCrypto
 
 /// SHA-256 over libcrypto (hardware-accelerated where the CPU offers it).
 public struct SHA256: Sendable {
-    /// The digest size in bytes.
-    public static let byteCount = 32
+  /// The digest size in bytes.
+  public static let byteCount = 32
 
-    private var context = SHA256_CTX()
+  private var context = SHA256_CTX()
 
-    /// Starts a new digest.
-    public init() {
-        SHA256_Init(&context)
-    }
+  /// Starts a new digest.
+  public init() {
+    SHA256_Init(&context)
+  }
 
-    /// Feeds bytes.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        SHA256_Update(&context, base, bytes.count)
-    }
+  /// Feeds bytes.
+  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    SHA256_Update(&context, base, bytes.count)
+  }
 
-    /// Feeds bytes.
-    public mutating func update<C: ContiguousBytes>(_ bytes: C) {
-        bytes.withUnsafeBytes { update($0) }
-    }
+  /// Feeds bytes.
+  public mutating func update<C: ContiguousBytes>(_ bytes: C) {
+    bytes.withUnsafeBytes { update($0) }
+  }
 
-    /// Finishes and returns the 32-byte digest.
-    public mutating func finalize() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        out.withUnsafeMutableBufferPointer { _ = SHA256_Final($0.baseAddress, &context) }
-        return out
-    }
+  /// Finishes and returns the 32-byte digest.
+  public mutating func finalize() -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: 32)
+    out.withUnsafeMutableBufferPointer { _ = SHA256_Final($0.baseAddress, &context) }
+    return out
+  }
 
-    /// The digest of some bytes.
-    public static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
-    }
-}
-
-/// Byte containers whose storage can be read contiguously.
-public protocol ContiguousBytes {
-    /// Calls `body` with the bytes.
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
-}
-
-extension Array: ContiguousBytes where Element == UInt8 {}
-extension ArraySlice: ContiguousBytes where Element == UInt8 {}
-extension UnsafeRawBufferPointer: ContiguousBytes {
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(self) }
-}
-
-/// Lower-case hexadecimal of bytes, and back.
-public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    /// Lower-case hex of bytes.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Bytes from hex (either case); nil when malformed.
-    public static func decode(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: return byte - 48
-        case 97...102: return byte - 87
-        case 65...70: return byte - 55
-        default: return nil
-        }
-    }
+  /// The digest of some bytes.
+  public static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] {
+    var hasher = SHA256()
+    hasher.update(bytes)
+    return hasher.finalize()
+  }
 }

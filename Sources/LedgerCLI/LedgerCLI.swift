@@ -1,1 +1,0 @@
-// The LedgerCLI module; see Package.swift for its concern.

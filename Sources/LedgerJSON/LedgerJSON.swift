@@ -1,1 +1,0 @@
-// The LedgerJSON module; see Package.swift for its concern.

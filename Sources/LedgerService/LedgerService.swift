@@ -1,1 +1,0 @@
-// The LedgerService module; see Package.swift for its concern.

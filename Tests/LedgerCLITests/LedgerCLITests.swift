@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderLedgerCLITests() { #expect(Bool(true)) }

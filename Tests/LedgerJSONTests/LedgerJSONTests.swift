@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderLedgerJSONTests() { #expect(Bool(true)) }
