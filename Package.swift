@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "LedgerServiceTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
-        .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP"]),
+        .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),

@@ -1,4 +1,5 @@
 import LedgerHTTP
+import LedgerJSON
 import Testing
 
 /// The same route table, answered in-process and over a loopback socket.
@@ -153,5 +154,24 @@ struct RouteTests {
         let response = app.respond(to: try HTTPRequest(method: .get, target: "/boom"))
         #expect(response.status == .internalServerError)
         #expect(seen.description.contains("disk on fire"))
+    }
+}
+
+@Suite("JSON bodies")
+struct JSONBodyTests {
+    @Test(arguments: Transport.allCases)
+    func jsonValueResponsesAndRequestBodies(transport: Transport) throws {
+        var router = Router()
+        router.post("/echo") { request in
+            let value = try request.jsonBody()
+            return .json(.ok, .object(["got": value, "n": .integer(1)]))
+        }
+        let app = HTTPApplication(router: router)
+        let ok = try exchange(transport, app, .post, "/echo", body: Array(#"{"signedPayload":"a\"b"}"#.utf8))
+        #expect(ok.status == .ok)
+        #expect(ok.bodyText == #"{"got":{"signedPayload":"a\"b"},"n":1}"# + "\n")
+        let bad = try exchange(transport, app, .post, "/echo", body: Array("{nope".utf8))
+        #expect(bad.status == .badRequest)
+        #expect(errorStatus(of: bad) == "BAD_REQUEST")
     }
 }
