@@ -6,7 +6,7 @@
 // checks, so a crash found by the fuzzer becomes a reproducible command.
 
 #if !FUZZING
-import LedgerHTTP
+    import LedgerHTTP
 #endif
 
 /// Runs one input through the parser and checks what must hold for any input:
@@ -62,41 +62,41 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
 }
 
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    guard let data, size > 0 else { return 0 }
-    checkParser(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        guard let data, size > 0 else { return 0 }
+        checkParser(Array(UnsafeBufferPointer(start: data, count: size)))
+        return 0
+    }
 #else
-#if canImport(Glibc)
-import Glibc
-#endif
+    #if canImport(Glibc)
+        import Glibc
+    #endif
 
-@main
-struct ReplayFuzzInputs {
-    static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            print("usage: LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser checks)")
-            exit(64)
-        }
-        for path in paths {
-            guard let file = fopen(path, "rb") else {
-                print("error: cannot open \(path)")
-                exit(1)
+    @main
+    struct ReplayFuzzInputs {
+        static func main() {
+            let paths = CommandLine.arguments.dropFirst()
+            if paths.isEmpty {
+                print("usage: LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser checks)")
+                exit(64)
             }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = fread(&chunk, 1, chunk.count, file)
-                if count <= 0 { break }
-                bytes.append(contentsOf: chunk[0..<count])
+            for path in paths {
+                guard let file = fopen(path, "rb") else {
+                    print("error: cannot open \(path)")
+                    exit(1)
+                }
+                var bytes: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = fread(&chunk, 1, chunk.count, file)
+                    if count <= 0 { break }
+                    bytes.append(contentsOf: chunk[0..<count])
+                }
+                fclose(file)
+                if !bytes.isEmpty { checkParser(bytes) }
+                print("ok \(path) (\(bytes.count) bytes)")
             }
-            fclose(file)
-            if !bytes.isEmpty { checkParser(bytes) }
-            print("ok \(path) (\(bytes.count) bytes)")
         }
     }
-}
 #endif

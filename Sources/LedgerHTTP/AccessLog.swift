@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// One JSON line per request, written as the response is sent:
 ///
@@ -46,21 +47,22 @@ public final class AccessLog: Sendable {
     /// A log written to a file descriptor (1 for standard output, 2 for standard error).
     public convenience init(fileDescriptor fd: Int32) {
         let lock = Mutex(())
-        self.init(write: { line in
-            lock.withLock { _ in
-                var bytes = Array(line.utf8)
-                var offset = 0
-                while offset < bytes.count {
-                    let written = bytes.withUnsafeMutableBytes { raw in
-                        Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+        self.init(
+            write: { line in
+                lock.withLock { _ in
+                    var bytes = Array(line.utf8)
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = bytes.withUnsafeMutableBytes { raw in
+                            Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                        }
+                        if written < 0 && errno == EINTR { continue }
+                        if written <= 0 { return }
+                        offset += written
                     }
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { return }
-                    offset += written
+                    bytes.removeAll()
                 }
-                bytes.removeAll()
-            }
-        }, flush: { _ = fsync(fd) })
+            }, flush: { _ = fsync(fd) })
     }
 
     /// Writes the line for `entry`.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// One client connection, served on its own thread: read a request, answer it, repeat while keep-alive.
 ///
@@ -88,7 +89,8 @@ final class HTTPConnection {
         let keepAlive =
             request.keepAlive && !core.isDraining && !response.headers.containsToken("close", in: "Connection")
         let sent = send(response, keepAlive: keepAlive, includeBody: request.method != .head)
-        record(request: request, route: response.route, status: response.status.code, bytesIn: bytesIn,
+        record(
+            request: request, route: response.route, status: response.status.code, bytesIn: bytesIn,
             bytesOut: sent ?? 0, began: began)
         return sent != nil && keepAlive
     }
@@ -168,13 +170,15 @@ final class HTTPConnection {
     /// Answers a request the server refused before routing, then closes the connection gracefully.
     private func fail(_ error: HTTPError, request: HTTPRequest?, bytesIn: Int, began: UInt64) -> Bool {
         let sent = send(.error(error), keepAlive: false, includeBody: request?.method != .head)
-        record(request: request, route: nil, status: error.status.code, bytesIn: bytesIn, bytesOut: sent ?? 0,
+        record(
+            request: request, route: nil, status: error.status.code, bytesIn: bytesIn, bytesOut: sent ?? 0,
             began: began)
         ServerCore.lingeringClose(dup(fd), milliseconds: core.configuration.timeouts.lingeringClose.milliseconds)
         return false
     }
 
-    private func record(request: HTTPRequest?, route: String?, status: Int, bytesIn: Int, bytesOut: Int, began: UInt64) {
+    private func record(request: HTTPRequest?, route: String?, status: Int, bytesIn: Int, bytesOut: Int, began: UInt64)
+    {
         let seconds = Double(Clock.monotonicNanoseconds() - began) / 1e9
         core.configuration.metrics?.recordRequest(
             route: route, method: request?.method ?? HTTPMethod("-"), status: status, seconds: seconds)

@@ -12,9 +12,9 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// HTTP/1.0: connections close after each response unless the client asks for keep-alive.
-    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+    public static let http10 = HTTPVersion(major: 1, minor: 0)
     /// HTTP/1.1: connections stay open unless either side says `Connection: close`.
-    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+    public static let http11 = HTTPVersion(major: 1, minor: 1)
 
     public var description: String { "HTTP/\(major).\(minor)" }
 }
@@ -60,7 +60,7 @@ public struct HTTPRequest: Sendable {
     ///
     /// - Throws: ``HTTPError`` 400 when the target is not origin-form or its escapes are malformed.
     public init(
-        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(),
+        method: HTTPMethod, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = HTTPHeaders(),
         body: [UInt8] = [], remoteAddress: String? = nil
     ) throws(HTTPError) {
         let parts = try RequestTarget.parse(Array(target.utf8))
@@ -101,7 +101,7 @@ public struct HTTPRequest: Sendable {
     /// Whether the connection may carry another request after this one, by the HTTP/1.0 and 1.1 rules.
     public var keepAlive: Bool {
         if headers.containsToken("close", in: "Connection") { return false }
-        if version == .http1_1 { return true }
+        if version == .http11 { return true }
         return headers.containsToken("keep-alive", in: "Connection")
     }
 }

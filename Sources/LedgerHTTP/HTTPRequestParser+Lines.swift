@@ -92,7 +92,8 @@ enum HeaderFields {
         }
         let value = line[valueStart..<valueEnd]
         guard value.allSatisfy(ASCII.isFieldValueChar) else {
-            throw .badRequest("the header \(String(decoding: name, as: UTF8.self)) has a control character in its value")
+            throw .badRequest(
+                "the header \(String(decoding: name, as: UTF8.self)) has a control character in its value")
         }
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
     }

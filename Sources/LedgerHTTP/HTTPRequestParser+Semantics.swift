@@ -3,7 +3,7 @@ enum HeaderSemantics {
     /// Builds the validated head from a parsed request line and its fields.
     static func head(line: RequestLine, headers: HTTPHeaders, limits: HTTPLimits) throws(HTTPError) -> HTTPRequestHead {
         let hosts = headers.values(for: "Host")
-        if line.version == .http1_1 && hosts.count != 1 {
+        if line.version == .http11 && hosts.count != 1 {
             throw .badRequest(
                 hosts.isEmpty
                     ? "the HTTP/1.1 request has no Host header; send one" : "the request has more than one Host header")
@@ -34,7 +34,7 @@ enum HeaderSemantics {
             if !lengths.isEmpty {
                 throw .badRequest("the request has both Transfer-Encoding and Content-Length; send only one")
             }
-            if version == .http1_0 {
+            if version == .http10 {
                 throw .badRequest("Transfer-Encoding is not allowed in an HTTP/1.0 request")
             }
             guard codings.count == 1, HTTPHeaders.equalsIgnoringCase(codings[0], "chunked") else {

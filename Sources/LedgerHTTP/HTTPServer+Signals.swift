@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The write end of the self-pipe the signal handler writes to; set only while ``HTTPServer/run(announce:)``
 /// runs. Only read by the handler, which does nothing else.

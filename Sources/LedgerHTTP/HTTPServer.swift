@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LedgerSystem
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// An HTTP/1.1 server on POSIX sockets.
 ///
@@ -63,7 +64,8 @@ public final class HTTPServer: Sendable {
     public func start() throws(SystemError) -> UInt16 {
         try state.withLock { (state) throws(SystemError) -> UInt16 in
             guard case .idle = state else {
-                throw SystemError(.other, call: "start", message: "the HTTP server was already started; create a new one")
+                throw SystemError(
+                    .other, call: "start", message: "the HTTP server was already started; create a new one")
             }
             signal(SIGPIPE, SIG_IGN)
             let configuration = core.configuration

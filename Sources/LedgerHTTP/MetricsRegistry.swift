@@ -46,7 +46,8 @@ public final class MetricsRegistry: Sendable {
 
     /// Registers a gauge whose value is read by `value` each time the metrics are rendered
     /// (e.g. the log's head sequence number). A second registration of the same series is ignored.
-    public func gauge(_ name: String, help: String, labels: MetricLabels = [:], value: @escaping @Sendable () -> Double) {
+    public func gauge(_ name: String, help: String, labels: MetricLabels = [:], value: @escaping @Sendable () -> Double)
+    {
         _ = lookup(name, help: help, kind: .gauge, labels: labels) { .computed(value) }
     }
 
@@ -54,7 +55,9 @@ public final class MetricsRegistry: Sendable {
     public func histogram(
         _ name: String, help: String, labels: MetricLabels = [:], buckets: [Double] = Histogram.defaultBuckets
     ) -> Histogram {
-        let series = lookup(name, help: help, kind: .histogram, labels: labels) { .histogram(Histogram(buckets: buckets)) }
+        let series = lookup(name, help: help, kind: .histogram, labels: labels) {
+            .histogram(Histogram(buckets: buckets))
+        }
         guard case .histogram(let histogram) = series else { preconditionFailure("\(name) is not a histogram") }
         return histogram
     }

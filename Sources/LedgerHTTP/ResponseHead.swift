@@ -26,7 +26,8 @@ struct ResponseHead {
         else { throw malformed("the response does not start with an HTTP/1.x status line") }
         let line = Array(statusLine)
         let codeBytes = line[9..<12]
-        guard codeBytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let code = Int(String(decoding: codeBytes, as: UTF8.self))
+        guard codeBytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let code = Int(String(decoding: codeBytes, as: UTF8.self))
         else { throw malformed("the response's status code is not three digits") }
         let reason = line.count > 13 ? String(decoding: line[13...], as: UTF8.self) : ""
         var headers = HTTPHeaders()

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 extension Socket {
     /// A resolved socket address.
@@ -62,6 +63,7 @@ extension Socket {
         guard status == 0 else { return "unknown" }
         let hostText = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let serviceText = String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return storage.ss_family == sa_family_t(AF_INET6) ? "[\(hostText)]:\(serviceText)" : "\(hostText):\(serviceText)"
+        return storage.ss_family == sa_family_t(AF_INET6)
+            ? "[\(hostText)]:\(serviceText)" : "\(hostText):\(serviceText)"
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The socket system calls the server and client use, each through ``Syscall/retrying(_:path:_:)``.
 ///
@@ -104,7 +105,8 @@ enum Socket {
     }
 
     /// Waits until `fd` (or `also`, when given) is readable, for at most `timeoutMilliseconds` (-1: forever).
-    static func waitReadable(_ fd: Int32, also: Int32? = nil, timeoutMilliseconds: Int) throws(SystemError) -> Readiness {
+    static func waitReadable(_ fd: Int32, also: Int32? = nil, timeoutMilliseconds: Int) throws(SystemError) -> Readiness
+    {
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
         if let also { fds.append(pollfd(fd: also, events: Int16(POLLIN), revents: 0)) }
         let timeout = Int32(clamping: timeoutMilliseconds)
@@ -151,9 +153,13 @@ enum Socket {
         let family = storage.ss_family
         return withUnsafePointer(to: &storage) { pointer in
             if family == sa_family_t(AF_INET6) {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
             }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                UInt16(bigEndian: $0.pointee.sin_port)
+            }
         }
     }
 }

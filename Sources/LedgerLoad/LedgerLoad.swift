@@ -1,7 +1,7 @@
 import LedgerHTTP
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `ledger-load`: measures the HTTP server's requests/s and latency with keep-alive clients, or serves a

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a whole file (a request body to replay).
@@ -25,7 +25,11 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     var thread = pthread_t()
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     let status = pthread_create(
-        &thread, nil, { Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().body(); return nil }, context)
+        &thread, nil,
+        {
+            Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().body()
+            return nil
+        }, context)
     precondition(status == 0, "pthread_create failed: \(status)")
     return thread
 }

@@ -2,7 +2,7 @@ import LedgerHTTP
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What one client thread measured.
@@ -83,7 +83,8 @@ enum LoadRun {
         var text = "\(options.method) \(options.path) — \(options.clients) keep-alive clients, "
         text += "\(options.seconds) s after \(options.warmup) s warm-up\n"
         text += "  requests   \(count)  (\(round1(rate))/s)\n"
-        text += "  latency    p50 \(round3(p50)) ms   p90 \(round3(p90)) ms   p99 \(round3(p99)) ms   max \(round3(slowest)) ms\n"
+        text +=
+            "  latency    p50 \(round3(p50)) ms   p90 \(round3(p90)) ms   p99 \(round3(p99)) ms   max \(round3(slowest)) ms\n"
         text += "  statuses   \(statuses.keys.sorted().map { "\($0): \(statuses[$0]!)" }.joined(separator: ", "))\n"
         text += "  errors     \(errors)"
         if let first = tallies.compactMap(\.firstError).first { text += "  (first: \(first))" }

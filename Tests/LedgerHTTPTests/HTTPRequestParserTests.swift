@@ -12,9 +12,15 @@ struct HTTPRequestParserTests {
         ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\n\r\nhello", 400, "signed length"),
         ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x5\r\n\r\nhello", 400, "hex length"),
         ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length:\r\n\r\n", 400, "empty length"),
-        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", 400, "TE+CL"),
+        (
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", 400,
+            "TE+CL"
+        ),
         ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501, "other coding"),
-        ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 501, "two TE"),
+        (
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", 501,
+            "two TE"
+        ),
         ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "TE in 1.0"),
         ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1048577\r\n\r\n", 413, "body over 1 MiB"),
         ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413, "huge length"),
@@ -78,13 +84,17 @@ struct HTTPRequestParserTests {
     }
 
     @Test func validRequestParsesCompletely() throws {
-        let text = "POST /webhooks/apple?x=1&y=a+b&z HTTP/1.1\r\nHost: h\r\ncontent-length: 5\r\nX-Trace:  t1 \r\n\r\nhello"
+        let text =
+            "POST /webhooks/apple?x=1&y=a+b&z HTTP/1.1\r\nHost: h\r\ncontent-length: 5\r\nX-Trace:  t1 \r\n\r\nhello"
         let parsed = try #require(try HTTPRequestParser.parse(bytes(text)))
         #expect(parsed.consumed == text.utf8.count)
         let request = parsed.request
         #expect(request.method == .post)
         #expect(request.path == "/webhooks/apple")
-        #expect(request.queryItems == [QueryItem(name: "x", value: "1"), QueryItem(name: "y", value: "a b"), QueryItem(name: "z", value: "")])
+        #expect(
+            request.queryItems == [
+                QueryItem(name: "x", value: "1"), QueryItem(name: "y", value: "a b"), QueryItem(name: "z", value: ""),
+            ])
         #expect(request.headers["Content-Length"] == "5")
         #expect(request.headers["x-trace"] == "t1")
         #expect(request.bodyText == "hello")
@@ -129,7 +139,8 @@ struct HTTPRequestParserTests {
 
     @Test func absoluteFormTargetUsesItsPath() throws {
         let parsed = try #require(
-            try HTTPRequestParser.parse(bytes("GET http://example.com/healthz?a=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")))
+            try HTTPRequestParser.parse(
+                bytes("GET http://example.com/healthz?a=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")))
         #expect(parsed.request.path == "/healthz")
         #expect(parsed.request.query("a") == "1")
     }

@@ -93,9 +93,11 @@ struct RouteTests {
     @Test(arguments: Transport.allCases)
     func adminWithTokenNeedsIt(transport: Transport) throws {
         let app = makeTestApplication(adminToken: "admin-secret")
-        let refused = try exchange(transport, app, .post, "/v1/admin/link", headers: ["Authorization": "Bearer read-secret"])
+        let refused = try exchange(
+            transport, app, .post, "/v1/admin/link", headers: ["Authorization": "Bearer read-secret"])
         #expect(refused.status == .unauthorized)
-        let allowed = try exchange(transport, app, .post, "/v1/admin/link", headers: ["Authorization": "Bearer admin-secret"])
+        let allowed = try exchange(
+            transport, app, .post, "/v1/admin/link", headers: ["Authorization": "Bearer admin-secret"])
         #expect(allowed.status == .ok)
     }
 
@@ -104,7 +106,9 @@ struct RouteTests {
         let response = try exchange(transport, application, .post, "/webhooks/apple", body: Array("{}".utf8))
         #expect(response.status == .badRequest)
         #expect(
-            response.bodyText == "{\"error\":{\"status\":\"BAD_REQUEST\",\"message\":\"the body is not an App Store notification\"}}\n")
+            response.bodyText
+                == "{\"error\":{\"status\":\"BAD_REQUEST\",\"message\":\"the body is not an App Store notification\"}}\n"
+        )
     }
 
     @Test(arguments: Transport.allCases)

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Server over loopback")
@@ -22,7 +22,8 @@ struct ServerTests {
         #expect(client.isConnected)
         server.stop()  // Lines are written just after each response is sent; stopping waits for the last.
         // Every request was logged from the same remote port: one connection.
-        let remotes = Set(log.all.compactMap { line in line.split(separator: "\"remote\":\"").last?.split(separator: "\"").first })
+        let remotes = Set(
+            log.all.compactMap { line in line.split(separator: "\"remote\":\"").last?.split(separator: "\"").first })
         #expect(log.all.count == 20)
         #expect(remotes.count == 1)
     }
@@ -56,7 +57,8 @@ struct ServerTests {
         #expect(response.status == .payloadTooLarge)
         // A body of exactly 1 MiB is accepted.
         let exact = try client.send(
-            .post, "/webhooks/apple", body: Array("signedPayload".utf8) + [UInt8](repeating: 0x61, count: (1 << 20) - 13))
+            .post, "/webhooks/apple",
+            body: Array("signedPayload".utf8) + [UInt8](repeating: 0x61, count: (1 << 20) - 13))
         #expect(exact.status == .ok)
     }
 
@@ -148,7 +150,8 @@ struct ServerTests {
         defer { server.stop() }
         let client = server.client()
         try client.sendRaw(
-            Array("POST /webhooks/apple HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 13\r\n\r\n".utf8))
+            Array("POST /webhooks/apple HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 13\r\n\r\n".utf8)
+        )
         let interim = try client.readRaw(count: 25)
         #expect(String(decoding: interim, as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
         try client.sendRaw(Array("signedPayload".utf8))
@@ -203,7 +206,9 @@ struct ServerTests {
         server.stop()  // Requests are counted just after their response is sent; stopping waits for the last.
         let text = metrics.renderPrometheus()
         #expect(text.contains("ledger_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 3"))
-        #expect(text.contains("ledger_http_requests_total{method=\"GET\",route=\"/v1/users/{id}/entitlement\",status=\"401\"} 1"))
+        #expect(
+            text.contains(
+                "ledger_http_requests_total{method=\"GET\",route=\"/v1/users/{id}/entitlement\",status=\"401\"} 1"))
         #expect(text.contains("ledger_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1"))
         #expect(text.contains("ledger_http_request_duration_seconds_count{route=\"/healthz\"} 3"))
         #expect(text.contains("ledger_http_connections_open 0"))
@@ -219,13 +224,22 @@ struct ServerTests {
         for _ in 0..<8 {
             let port = server.port
             var thread = pthread_t()
-            let box = Unmanaged.passRetained(ThreadBody {
-                let client = HTTPClient(port: port)
-                for _ in 0..<3 {
-                    if (try? client.send(.get, "/sleep?ms=100"))?.status != .ok { failures.add(1, ordering: .relaxed) }
+            let box = Unmanaged.passRetained(
+                ThreadBody {
+                    let client = HTTPClient(port: port)
+                    for _ in 0..<3 {
+                        if (try? client.send(.get, "/sleep?ms=100"))?.status != .ok {
+                            failures.add(1, ordering: .relaxed)
+                        }
+                    }
                 }
-            }).toOpaque()
-            pthread_create(&thread, nil, { Unmanaged<ThreadBody>.fromOpaque($0!).takeRetainedValue().run(); return nil }, box)
+            ).toOpaque()
+            pthread_create(
+                &thread, nil,
+                {
+                    Unmanaged<ThreadBody>.fromOpaque($0!).takeRetainedValue().run()
+                    return nil
+                }, box)
             threads.append(thread)
         }
         for thread in threads { pthread_join(thread, nil) }

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite("Graceful shutdown")
@@ -13,11 +13,18 @@ struct ShutdownTests {
         let port = server.port
         let result = Mutex<HTTPResponse?>(nil)
         var thread = pthread_t()
-        let body = Unmanaged.passRetained(ThreadBody {
-            let response = try? HTTPClient(port: port).send(.get, "/sleep?ms=400")
-            result.withLock { $0 = response }
-        }).toOpaque()
-        pthread_create(&thread, nil, { Unmanaged<ThreadBody>.fromOpaque($0!).takeRetainedValue().run(); return nil }, body)
+        let body = Unmanaged.passRetained(
+            ThreadBody {
+                let response = try? HTTPClient(port: port).send(.get, "/sleep?ms=400")
+                result.withLock { $0 = response }
+            }
+        ).toOpaque()
+        pthread_create(
+            &thread, nil,
+            {
+                Unmanaged<ThreadBody>.fromOpaque($0!).takeRetainedValue().run()
+                return nil
+            }, body)
         // An idle keep-alive connection must not hold the shutdown up.
         let idle = server.client()
         _ = try idle.send(.get, "/healthz")
@@ -38,10 +45,17 @@ struct ShutdownTests {
         let server = try TestServer(timeouts: .init(drain: .milliseconds(200)))
         let port = server.port
         var thread = pthread_t()
-        let body = Unmanaged.passRetained(ThreadBody {
-            _ = try? HTTPClient(port: port).send(.get, "/sleep?ms=1000")
-        }).toOpaque()
-        pthread_create(&thread, nil, { Unmanaged<ThreadBody>.fromOpaque($0!).takeRetainedValue().run(); return nil }, body)
+        let body = Unmanaged.passRetained(
+            ThreadBody {
+                _ = try? HTTPClient(port: port).send(.get, "/sleep?ms=1000")
+            }
+        ).toOpaque()
+        pthread_create(
+            &thread, nil,
+            {
+                Unmanaged<ThreadBody>.fromOpaque($0!).takeRetainedValue().run()
+                return nil
+            }, body)
         usleep(100_000)
         let start = monotonicNow()
         server.stop()
@@ -67,11 +81,13 @@ struct ShutdownTests {
                 announced = line
                 // Deliver SIGTERM from another thread once the server is ready, as an operator would.
                 var thread = pthread_t()
-                pthread_create(&thread, nil, { _ in
-                    usleep(50_000)
-                    kill(getpid(), SIGTERM)
-                    return nil
-                }, nil)
+                pthread_create(
+                    &thread, nil,
+                    { _ in
+                        usleep(50_000)
+                        kill(getpid(), SIGTERM)
+                        return nil
+                    }, nil)
                 pthread_detach(thread)
             }
             exit(announced.hasPrefix("listening on http://127.0.0.1:") ? 0 : 3)

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A demo application shaped like the ledger's: a webhook, an authenticated read with a parameter,
@@ -22,7 +22,8 @@ func makeTestApplication(readToken: String? = "read-secret", adminToken: String?
     }
     router.get("/v1/users/{id}/entitlement", middlewares: [reads]) { request in
         let at = request.query("at") ?? "now"
-        return .json(.ok, #"{"userId":\#(JSONText.quoted(request.parameter("id") ?? "")),"at":\#(JSONText.quoted(at))}"#)
+        return .json(
+            .ok, #"{"userId":\#(JSONText.quoted(request.parameter("id") ?? "")),"at":\#(JSONText.quoted(at))}"#)
     }
     router.get("/v1/users/me/entitlement", middlewares: [reads]) { _ in .text(.ok, "me") }
     router.post("/v1/admin/link", middlewares: [admin]) { _ in .json(.ok, #"{"linked":true}"#) }
