@@ -47,7 +47,9 @@ let package = Package(
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore"]),
+            dependencies: [
+                "LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore", "LedgerLog", "LedgerCrypto",
+            ]),
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
@@ -80,6 +82,9 @@ let package = Package(
             name: "LedgerServiceTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
+        .testTarget(
+            name: "LedgerAPITests",
+            dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),
