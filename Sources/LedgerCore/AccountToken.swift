@@ -24,21 +24,24 @@ public enum AccountToken {
     }
 
     /// The canonical lower-case form of a UUID string; nil if it is not a UUID.
+    ///
+    /// A string already in canonical form is returned as is, without allocating.
     public static func canonical(_ uuid: String) -> String? {
-        let utf8 = Array(uuid.utf8)
-        guard utf8.count == 36 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, byte) in utf8.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard byte == 45 else { return nil }
-                out.append(byte)
+        var needsLowering = false
+        var count = 0
+        for byte in uuid.utf8 {
+            if count == 8 || count == 13 || count == 18 || count == 23 {
+                guard byte == 45 else { return nil }  // '-'
             } else {
                 guard hexValue(byte) != nil else { return nil }
-                out.append(byte >= 65 && byte <= 70 ? byte + 32 : byte)
+                if byte >= 65 && byte <= 70 { needsLowering = true }
             }
+            count += 1
+            if count > 36 { return nil }
         }
-        return String(decoding: out, as: UTF8.self)
+        guard count == 36 else { return nil }
+        guard needsLowering else { return uuid }
+        return String(decoding: uuid.utf8.map { $0 >= 65 && $0 <= 70 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

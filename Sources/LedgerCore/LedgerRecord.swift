@@ -37,11 +37,11 @@ public struct RecordSource: Hashable, Sendable, CustomStringConvertible {
 /// orphan known only by its original transaction id.
 public struct Subject: Hashable, Sendable {
     /// The subscription's original transaction id: constant across renewals and plan changes.
-    public var originalTransactionId: String?
+    public var originalTransactionId: Optional<String>
     /// The canonical (lower-case) `appAccountToken`, when the purchase carried one.
-    public var appAccountToken: String?
+    public var appAccountToken: Optional<String>
     /// The Visla user id the token encodes, when it follows the app's scheme.
-    public var userId: Int64?
+    public var userId: Optional<Int64>
 
     /// Creates a subject; the user id is derived from the token when not given.
     public init(originalTransactionId: String? = nil, appAccountToken: String? = nil, userId: Int64? = nil) {
@@ -57,21 +57,21 @@ public struct NotificationFacts: Hashable, Sendable {
     /// `notificationType`, raw (unknown values kept).
     public var type: String
     /// `subtype`, raw, when present.
-    public var subtype: String?
+    public var subtype: Optional<String>
     /// `notificationUUID`: the idempotency key of notifications.
     public var uuid: String
     /// When the App Store signed the notification.
     public var signedDate: Instant
     /// `data.status` (1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), when present.
-    public var status: Int32?
+    public var status: Optional<Int32>
     /// `data.bundleId` (or the summary's), when present.
-    public var bundleId: String?
+    public var bundleId: Optional<String>
     /// `data.appAppleId`, when present.
-    public var appAppleId: Int64?
+    public var appAppleId: Optional<Int64>
     /// `data.bundleVersion`, when present.
-    public var bundleVersion: String?
+    public var bundleVersion: Optional<String>
     /// `data.consumptionRequestReason`, when present.
-    public var consumptionRequestReason: String?
+    public var consumptionRequestReason: Optional<String>
 
     /// Creates notification facts.
     public init(
@@ -108,17 +108,17 @@ public struct LedgerRecord: Hashable, Sendable {
     /// Who the record is about.
     public var subject: Subject
     /// The notification envelope, for notification records.
-    public var notification: NotificationFacts?
+    public var notification: Optional<NotificationFacts>
     /// The signed transaction, when the source carried one.
-    public var transaction: TransactionFacts?
+    public var transaction: Optional<TransactionFacts>
     /// The signed renewal info, when the source carried one.
-    public var renewal: RenewalFacts?
+    public var renewal: Optional<RenewalFacts>
     /// SHA-256 of the raw signed payload this record was derived from (32 bytes), kept as evidence.
-    public var evidence: [UInt8]?
+    public var evidence: Optional<[UInt8]>
     /// The correction, for correction records.
-    public var correction: Correction?
+    public var correction: Optional<Correction>
     /// The link, for link records.
-    public var link: Link?
+    public var link: Optional<Link>
 
     /// Creates a record.
     public init(

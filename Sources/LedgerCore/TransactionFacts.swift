@@ -7,49 +7,49 @@ public struct TransactionFacts: Hashable, Sendable {
     /// Constant for the whole subscription.
     public var originalTransactionId: String
     /// One per billing period.
-    public var webOrderLineItemId: String?
+    public var webOrderLineItemId: Optional<String>
     /// The product bought.
     public var productId: String
     /// The subscription group, e.g. `21752814`.
-    public var subscriptionGroupIdentifier: String?
+    public var subscriptionGroupIdentifier: Optional<String>
     /// Start of this period, or the upgrade time.
     public var purchaseDate: Instant
     /// The first purchase of the subscription.
-    public var originalPurchaseDate: Instant?
+    public var originalPurchaseDate: Optional<Instant>
     /// End of this period (exclusive); nil for products that do not expire.
-    public var expiresDate: Instant?
+    public var expiresDate: Optional<Instant>
     /// `type`, raw: `Auto-Renewable Subscription`, `Non-Renewing Subscription`, …
-    public var type: String?
+    public var type: Optional<String>
     /// The canonical `appAccountToken`, when present.
-    public var appAccountToken: String?
+    public var appAccountToken: Optional<String>
     /// `PURCHASED` or `FAMILY_SHARED`, raw.
-    public var inAppOwnershipType: String?
+    public var inAppOwnershipType: Optional<String>
     /// When Apple refunded or revoked the transaction.
-    public var revocationDate: Instant?
+    public var revocationDate: Optional<Instant>
     /// 0 refunded for another reason, 1 refunded for an issue in the app.
-    public var revocationReason: Int32?
+    public var revocationReason: Optional<Int32>
     /// `REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`, raw.
-    public var revocationType: String?
+    public var revocationType: Optional<String>
     /// Milliunits of a percent (50000 = 50%).
-    public var revocationPercentage: Int32?
+    public var revocationPercentage: Optional<Int32>
     /// True on the transaction that an upgrade superseded.
     public var isUpgraded: Bool
     /// The price paid, in milliunits of ``currency``.
-    public var price: Int64?
+    public var price: Optional<Int64>
     /// ISO 4217 currency of ``price``.
-    public var currency: String?
+    public var currency: Optional<String>
     /// 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-    public var offerType: Int32?
+    public var offerType: Optional<Int32>
     /// The offer's identifier.
-    public var offerIdentifier: String?
+    public var offerIdentifier: Optional<String>
     /// `FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, `ONE_TIME`, raw.
-    public var offerDiscountType: String?
+    public var offerDiscountType: Optional<String>
     /// `PURCHASE` or `RENEWAL`, raw.
-    public var transactionReason: String?
+    public var transactionReason: Optional<String>
     /// ISO 3166-1 alpha-3 storefront.
-    public var storefront: String?
+    public var storefront: Optional<String>
     /// Units bought; 1 for subscriptions.
-    public var quantity: Int32?
+    public var quantity: Optional<Int32>
     /// When the App Store signed this version of the transaction.
     public var signedDate: Instant
 
@@ -98,27 +98,27 @@ public struct RenewalFacts: Hashable, Sendable {
     /// The subscription these facts describe.
     public var originalTransactionId: String
     /// The product currently in effect.
-    public var productId: String?
+    public var productId: Optional<String>
     /// The product that renews next; differs from ``productId`` while a downgrade or crossgrade is pending.
-    public var autoRenewProductId: String?
+    public var autoRenewProductId: Optional<String>
     /// Whether the subscription renews automatically (`autoRenewStatus` 1).
-    public var autoRenewStatus: Bool?
+    public var autoRenewStatus: Optional<Bool>
     /// Whether Apple is retrying a failed charge.
-    public var isInBillingRetryPeriod: Bool?
+    public var isInBillingRetryPeriod: Optional<Bool>
     /// End of the billing grace period, while in one.
-    public var gracePeriodExpiresDate: Instant?
+    public var gracePeriodExpiresDate: Optional<Instant>
     /// 1 cancelled, 2 billing error, 3 no consent to a price increase, 4 product unavailable, 5 other.
-    public var expirationIntent: Int32?
+    public var expirationIntent: Optional<Int32>
     /// When the most recent purchase expires or renews.
-    public var renewalDate: Instant?
+    public var renewalDate: Optional<Instant>
     /// Earliest start of the current continuous run.
-    public var recentSubscriptionStartDate: Instant?
+    public var recentSubscriptionStartDate: Optional<Instant>
     /// 0 no response yet, 1 consented (or no consent needed).
-    public var priceIncreaseStatus: Int32?
+    public var priceIncreaseStatus: Optional<Int32>
     /// Price of ``autoRenewProductId`` in milliunits of ``currency``.
-    public var renewalPrice: Int64?
+    public var renewalPrice: Optional<Int64>
     /// ISO 4217 currency of ``renewalPrice``.
-    public var currency: String?
+    public var currency: Optional<String>
     /// When the App Store signed this version.
     public var signedDate: Instant
 
