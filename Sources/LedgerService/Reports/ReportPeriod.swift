@@ -47,7 +47,7 @@ public struct ReportPeriod: Sendable, Hashable {
             return Instant(milliseconds: (days - weekday + 7) * day)
         case .month:
             let monthStart = dayStart.adding(milliseconds: -day * Int64(dayOfMonth(dayStart) - 1))
-            return monthStart.adding(months: 1)
+            return monthStart.adding(.monthly) ?? .distantFuture
         }
     }
 
