@@ -60,9 +60,10 @@ struct BenchReport {
 
 /// Peak resident memory of this process, from /proc/self/status (VmHWM), in KiB.
 func peakMemoryKiB() -> Int {
-    guard let bytes = try? PosixFileSystem().readFile("/proc/self/status") else { return 0 }
+    guard let bytes = try? PosixFileSystem().readStream("/proc/self/status") else { return 0 }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return fields.count > 1 ? Int(fields[1]) ?? 0 : 0
     }
     return 0
 }

@@ -1,3 +1,4 @@
+import LedgerCrypto
 import LedgerLog
 import LedgerSystem
 
@@ -145,6 +146,33 @@ extension BenchRow {
             let rate = Double(log.head.seq) / (now() - start)
             log.close()
             return rate
+        },
+        BenchRow(id: "crc32c", title: "CRC-32C over 450-byte records", unit: "MB/s") { _ in
+            let data = [UInt8](repeating: 0xA5, count: 64 << 20)
+            let start = now()
+            var crc: UInt32 = 0
+            data.withUnsafeBytes { raw in
+                for offset in stride(from: 0, to: raw.count - 450, by: 450) {
+                    crc ^= CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 450)]))
+                }
+            }
+            let elapsed = now() - start
+            if crc == 42 { print("") }
+            return Double(data.count) / elapsed / 1e6
+        },
+        BenchRow(id: "sha256", title: "SHA-256 chain step over 450-byte records", unit: "MB/s") { _ in
+            let data = [UInt8](repeating: 0xA5, count: 64 << 20)
+            let start = now()
+            var previous = [UInt8](repeating: 0, count: 32)
+            data.withUnsafeBytes { raw in
+                for offset in stride(from: 0, to: raw.count - 450, by: 450) {
+                    var hasher = SHA256()
+                    hasher.update(previous)
+                    hasher.update(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 450)]))
+                    previous = hasher.finalize()
+                }
+            }
+            return Double(data.count) / (now() - start) / 1e6
         },
         BenchRow(id: "log.verify", title: "ledger: verify (checksums + whole hash chain)", unit: "records/s") {
             context in
