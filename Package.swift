@@ -62,6 +62,8 @@ let package = Package(
                 "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+        // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
+        .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerSystem"]),
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
