@@ -67,7 +67,7 @@ let package = Package(
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
-            dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON"]),
+            dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem"]),
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
