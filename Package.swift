@@ -85,6 +85,9 @@ let package = Package(
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
         .testTarget(
+            name: "LedgerEndToEndTests",
+            dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog"]),
+        .testTarget(
             name: "LedgerAPITests",
             dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
         .testTarget(

@@ -3,7 +3,7 @@ import LedgerTesting
 
 // Billing problems, refunds, revocations and extensions.
 extension Lifecycle {
-    static let graceExpired: Lifecycle = {
+    public static let graceExpired: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, g = e1.plus(days: 16), x = e1.plus(days: 60)
         let records = [
@@ -23,7 +23,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let graceRecovered: Lifecycle = {
+    public static let graceRecovered: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, g = e1.plus(days: 16), r = e1.plus(days: 3)
         let records = [
@@ -40,7 +40,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let billingRetry: Lifecycle = {
+    public static let billingRetry: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, r = e1.plus(days: 10)
         let records = [
@@ -56,7 +56,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let refundCurrent: Lifecycle = {
+    public static let refundCurrent: Lifecycle = {
         var s = script()
         let f = Fixture.p.plus(days: 5)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.refund(at: f)]
@@ -71,7 +71,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let refundPastRenewal: Lifecycle = {
+    public static let refundPastRenewal: Lifecycle = {
         var s = script()
         let f = Fixture.e1.plus(days: 5)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.renew(), s.refund("1000000001", at: f)]
@@ -84,7 +84,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let refundReversed: Lifecycle = {
+    public static let refundReversed: Lifecycle = {
         var s = script()
         let f = Fixture.p.plus(days: 5), v = Fixture.p.plus(days: 15)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.refund(at: f), s.reverseRefund(at: v)]
@@ -99,7 +99,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let familyRevoke: Lifecycle = {
+    public static let familyRevoke: Lifecycle = {
         var s = SubscriptionScript(originalTransactionId: "1000000001", userId: 42, ownershipType: "FAMILY_SHARED")
         let v = Fixture.p.plus(days: 7)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.familyRevoke(at: v)]
@@ -112,7 +112,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let renewalExtended: Lifecycle = {
+    public static let renewalExtended: Lifecycle = {
         var s = script()
         let extended = Fixture.e1.plus(days: 10)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20))]

@@ -3,7 +3,7 @@ import LedgerTesting
 
 // Orphans, links and operator corrections.
 extension Lifecycle {
-    static let orphanThenLink: Lifecycle = {
+    public static let orphanThenLink: Lifecycle = {
         var s = script("3000000001", user: nil)
         let p = Fixture.p, l = p.plus(days: 2)
         var log = EntryLog()
@@ -23,7 +23,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionGrant: Lifecycle = {
+    public static let correctionGrant: Lifecycle = {
         let g1 = RecordBuilders.instant("2026-03-01T00:00:00Z"), g2 = RecordBuilders.instant("2026-04-01T00:00:00Z")
         var log = EntryLog()
         log.append(
@@ -42,7 +42,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionRevoke: Lifecycle = {
+    public static let correctionRevoke: Lifecycle = {
         var s = script()
         let x = Fixture.p.plus(days: 10)
         var log = EntryLog()
@@ -59,7 +59,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionGrantRevoked: Lifecycle = {
+    public static let correctionGrantRevoked: Lifecycle = {
         let g1 = RecordBuilders.instant("2026-03-01T00:00:00Z"), g2 = RecordBuilders.instant("2026-04-01T00:00:00Z")
         let x = g1.plus(days: 5)
         var log = EntryLog()
@@ -75,7 +75,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionOnSubscription: Lifecycle = {
+    public static let correctionOnSubscription: Lifecycle = {
         var s = script("3000000002", user: nil)
         let p = Fixture.p, x = p.plus(days: 4)
         var log = EntryLog()
@@ -95,7 +95,7 @@ extension Lifecycle {
     }()
 
     /// Every lifecycle, for the table-driven and property tests.
-    static let all: [Lifecycle] = [
+    public static let all: [Lifecycle] = [
         purchase, renewals, upgrade, downgrade, downgradeCancelled, crossgrade, autoRenewOff, resubscribe,
         twoSubscriptions, unknownProduct, graceExpired, graceRecovered, billingRetry, refundCurrent,
         refundPastRenewal, refundReversed, familyRevoke, renewalExtended, orphanThenLink, correctionGrant,
