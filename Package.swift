@@ -92,6 +92,6 @@ let package = Package(
             dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
         .testTarget(
             name: "LedgerCLITests",
-            dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),
+            dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),
     ]
 )
