@@ -32,7 +32,7 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
         case "annual": self = .annual
         case "weekly": self = Period(name: "weekly", days: 7)
         default:
-            guard name.hasPrefix("P"), let count = Int(name.dropFirst().dropLast()), count > 0,
+            guard name.hasPrefix("P"), let count = Int(name.dropFirst().dropLast()), count > 0, count <= 100_000,
                 let unit = name.last
             else { return nil }
             switch unit {
