@@ -52,7 +52,8 @@ extension EntitlementFold {
         var grants: [Grant] = []
         grants.reserveCapacity(versions.count)
         for (position, member) in versions.enumerated() {
-            if position + 1 < versions.count, facts[versions[position + 1]].transactionId == facts[member].transactionId {
+            if position + 1 < versions.count, facts[versions[position + 1]].transactionId == facts[member].transactionId
+            {
                 continue  // a later version of the same transaction follows
             }
             grants.append(grant(facts, member))

@@ -93,7 +93,9 @@ extension EntitlementFold {
                 if facts[lhs].keyHash != facts[rhs].keyHash { return facts[lhs].keyHash < facts[rhs].keyHash }
                 if facts[lhs].key != facts[rhs].key { return facts[lhs].key < facts[rhs].key }
                 if facts[lhs].seq != facts[rhs].seq { return facts[lhs].seq < facts[rhs].seq }
-                if facts[lhs].recordedAt != facts[rhs].recordedAt { return facts[lhs].recordedAt < facts[rhs].recordedAt }
+                if facts[lhs].recordedAt != facts[rhs].recordedAt {
+                    return facts[lhs].recordedAt < facts[rhs].recordedAt
+                }
                 return precedes(facts[lhs].entry, facts[rhs].entry, entries)
             }
             var write = write

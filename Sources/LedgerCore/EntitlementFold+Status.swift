@@ -64,7 +64,8 @@ extension EntitlementFold {
         var bestTime = Instant.distantPast
         for member in index.members[group.members] {
             guard let time = index.facts[member].signalTime, time >= start, time <= at,
-                Signal.speaksOfBilling(index.facts[member].type, index.facts[member].gracePeriodExpires,
+                Signal.speaksOfBilling(
+                    index.facts[member].type, index.facts[member].gracePeriodExpires,
                     index.facts[member].retrying)
             else { continue }
             if let current = best {

@@ -39,7 +39,8 @@ struct HistoryTests {
             record: RecordBuilders.link(originalTransactionId: "5000000001", userId: 5, key: "l"))
         #expect(link.kind == "link" && link.effectiveAt == Fixture.e2)
         let revoke = LedgerEntry(
-            seq: 100, recordedAt: Fixture.e3, record: RecordBuilders.revoke(Subject(userId: 5), from: Fixture.e1, key: "r"))
+            seq: 100, recordedAt: Fixture.e3,
+            record: RecordBuilders.revoke(Subject(userId: 5), from: Fixture.e1, key: "r"))
         #expect(revoke.kind == "correction" && revoke.effectiveAt == Fixture.e1)
         let imported = LedgerEntry(seq: 101, recordedAt: Fixture.e3, record: RecordBuilders.imported(s.current!))
         #expect(imported.kind == "transaction" && imported.effectiveAt == s.current!.purchaseDate)
@@ -54,8 +55,11 @@ struct HistoryTests {
         log.append(own.subscribe(Fixture.monthly(1), at: Fixture.p.plus(days: 3)))
         log.append(orphan.subscribe(Fixture.monthly(2), at: Fixture.p))
         log.append(other.subscribe(Fixture.monthly(3), at: Fixture.p))
-        log.append(RecordBuilders.link(originalTransactionId: "6000000002", userId: 6, key: "link"), recordedAt: Fixture.e1)
-        log.append(RecordBuilders.revoke(Subject(userId: 6), from: Fixture.p.plus(days: 1), key: "fix"), recordedAt: Fixture.e2)
+        log.append(
+            RecordBuilders.link(originalTransactionId: "6000000002", userId: 6, key: "link"), recordedAt: Fixture.e1)
+        log.append(
+            RecordBuilders.revoke(Subject(userId: 6), from: Fixture.p.plus(days: 1), key: "fix"), recordedAt: Fixture.e2
+        )
         var delivered = log.entries + [log.entries[0]]  // a duplicate delivery
         delivered.reverse()
         let fold = EntitlementFold()

@@ -41,7 +41,8 @@ struct InstantTests {
         var random = SeededRandom(seed: 4)
         for _ in 0..<5_000 {
             // Years 0001 to 9999.
-            let instant = Instant(milliseconds: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random))
+            let instant = Instant(
+                milliseconds: Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random))
             #expect(Instant(parsing: instant.iso8601) == instant, "\(instant.milliseconds)")
         }
     }
@@ -67,9 +68,14 @@ struct InstantTests {
         #expect(AccountToken.userId(fromToken: "0000002A-0000-0000-0000-000000000000") == 42)
         #expect(AccountToken.userId(fromToken: "0000002a-0000-0000-0000-000000000001") == nil)
         #expect(AccountToken.userId(fromToken: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f") == nil)
-        #expect(AccountToken.canonical("6F1C2D3E-4B5A-4C6D-8E7F-9A0B1C2D3E4F") == "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")
-        #expect(AccountToken.canonical("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f") == "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")
-        for bad in ["", "6f1c2d3e4b5a4c6d8e7f9a0b1c2d3e4f", "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4g", "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f0"] {
+        #expect(
+            AccountToken.canonical("6F1C2D3E-4B5A-4C6D-8E7F-9A0B1C2D3E4F") == "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")
+        #expect(
+            AccountToken.canonical("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f") == "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")
+        for bad in [
+            "", "6f1c2d3e4b5a4c6d8e7f9a0b1c2d3e4f", "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4g",
+            "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f0",
+        ] {
             #expect(AccountToken.canonical(bad) == nil, "\(bad)")
         }
         for id in [Int64(0), 1, 42, 65_535, 4_294_967_295] {

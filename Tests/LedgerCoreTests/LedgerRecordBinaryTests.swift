@@ -38,7 +38,8 @@ struct LedgerRecordBinaryTests {
 
     @Test("absent optional fields cost nothing")
     func absentFieldsAreFree() {
-        let minimal = LedgerRecord(environment: .sandbox, source: .notification, idempotencyKey: "k", subject: Subject())
+        let minimal = LedgerRecord(
+            environment: .sandbox, source: .notification, idempotencyKey: "k", subject: Subject())
         // version, parts, "Sandbox" (1 + 7), source, "k" (1 + 1), subject mask
         #expect(minimal.encoded().count == 14)
     }

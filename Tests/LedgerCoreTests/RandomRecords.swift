@@ -22,7 +22,9 @@ struct RandomRecords {
     mutating func optionalString() -> String? { chance() ? string() : nil }
 
     mutating func instant() -> Instant {
-        if chance(5) { return [Instant.distantPast, .distantFuture, Instant(milliseconds: 0)].randomElement(using: &random)! }
+        if chance(5) {
+            return [Instant.distantPast, .distantFuture, Instant(milliseconds: 0)].randomElement(using: &random)!
+        }
         return Instant(milliseconds: Int64.random(in: 1_500_000_000_000...2_000_000_000_000, using: &random))
     }
 
@@ -34,10 +36,12 @@ struct RandomRecords {
     mutating func record() -> LedgerRecord {
         let key = string()
         let subject = Subject(
-            originalTransactionId: optionalString(), appAccountToken: chance() ? "0000002A-0000-0000-0000-000000000000" : optionalString(),
+            originalTransactionId: optionalString(),
+            appAccountToken: chance() ? "0000002A-0000-0000-0000-000000000000" : optionalString(),
             userId: int64())
         var record = LedgerRecord(
-            environment: LedgerEnvironment(rawValue: string()), source: RecordSource(rawValue: UInt8.random(in: 0...255, using: &random)),
+            environment: LedgerEnvironment(rawValue: string()),
+            source: RecordSource(rawValue: UInt8.random(in: 0...255, using: &random)),
             idempotencyKey: key, subject: subject)
         if chance() {
             record.notification = NotificationFacts(
@@ -49,7 +53,8 @@ struct RandomRecords {
             let otid = chance() ? subject.originalTransactionId ?? string() : string()
             record.transaction = TransactionFacts(
                 transactionId: chance() ? otid : string(), originalTransactionId: otid,
-                webOrderLineItemId: optionalString(), productId: string(), subscriptionGroupIdentifier: optionalString(),
+                webOrderLineItemId: optionalString(), productId: string(),
+                subscriptionGroupIdentifier: optionalString(),
                 purchaseDate: instant(), originalPurchaseDate: optionalInstant(), expiresDate: optionalInstant(),
                 type: optionalString(), appAccountToken: chance() ? subject.appAccountToken : optionalString(),
                 inAppOwnershipType: optionalString(), revocationDate: optionalInstant(), revocationReason: int32(),
@@ -62,10 +67,15 @@ struct RandomRecords {
             record.renewal = RenewalFacts(
                 originalTransactionId: string(), productId: optionalString(), autoRenewProductId: optionalString(),
                 autoRenewStatus: bool(), isInBillingRetryPeriod: bool(), gracePeriodExpiresDate: optionalInstant(),
-                expirationIntent: int32(), renewalDate: optionalInstant(), recentSubscriptionStartDate: optionalInstant(),
+                expirationIntent: int32(), renewalDate: optionalInstant(),
+                recentSubscriptionStartDate: optionalInstant(),
                 priceIncreaseStatus: int32(), renewalPrice: int64(), currency: optionalString(), signedDate: instant())
         }
-        if chance() { record.evidence = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        if chance() {
+            record.evidence = (0..<Int.random(in: 0...64, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
+        }
         if chance(30) {
             let action: Correction.Action =
                 chance() ? .grant(productId: string(), from: instant(), until: instant()) : .revoke(from: instant())
