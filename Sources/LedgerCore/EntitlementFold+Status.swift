@@ -24,11 +24,10 @@ extension EntitlementFold {
         }
 
         let renewal = latestRenewal(of: group, in: index, at: at)
-        let autoRenew = renewal.flatMap { index.entries[$0].record.renewal?.autoRenewStatus }
+        let autoRenew = renewal.flatMap { index.facts[$0].autoRenew }
         var pending: String?
         if status == .active || status == .gracePeriod || status == .billingRetry, autoRenew != false,
-            let next = renewal.flatMap({ index.entries[$0].record.renewal?.autoRenewProductId }),
-            next != grant.productId
+            let next = renewal.flatMap({ index.facts[$0].autoRenewProductId }), next != grant.productId
         {
             pending = next
         }
@@ -45,14 +44,10 @@ extension EntitlementFold {
         var best: Int?
         var bestSigned = Instant.distantPast
         for member in index.members[group.members] {
-            guard let signed = index.entries[member].record.renewal?.signedDate, signed <= at else { continue }
+            guard let signed = index.facts[member].renewalSigned, signed <= at else { continue }
             if let current = best {
                 if signed < bestSigned { continue }
-                if signed == bestSigned,
-                    index.entries[member].record.idempotencyKey < index.entries[current].record.idempotencyKey
-                {
-                    continue
-                }
+                if signed == bestSigned, index.facts[member].key < index.facts[current].key { continue }
             }
             best = member
             bestSigned = signed
@@ -68,21 +63,20 @@ extension EntitlementFold {
         var best: Int?
         var bestTime = Instant.distantPast
         for member in index.members[group.members] {
-            let record = Signal(index.entries[member].record)
-            guard let time = record.time, time >= start, time <= at, record.speaksOfBilling else { continue }
+            guard let time = index.facts[member].signalTime, time >= start, time <= at,
+                Signal.speaksOfBilling(
+                    index.facts[member].type, index.facts[member].gracePeriodExpires,
+                    index.facts[member].retrying)
+            else { continue }
             if let current = best {
                 if time < bestTime { continue }
-                if time == bestTime,
-                    index.entries[member].record.idempotencyKey < index.entries[current].record.idempotencyKey
-                {
-                    continue
-                }
+                if time == bestTime, index.facts[member].key < index.facts[current].key { continue }
             }
             best = member
             bestTime = time
         }
         guard let best else { return (.expired, nil) }
-        let signal = Signal(index.entries[best].record)
+        let signal = Signal(index.facts[best])
         if signal.type == NotificationType.expired { return (.expired, nil) }
         if let grace = signal.gracePeriodExpiresDate, grace > at { return (.gracePeriod, grace) }
         if signal.type == NotificationType.didFailToRenew {
@@ -99,7 +93,7 @@ extension EntitlementFold {
     }
 }
 
-/// The billing-relevant facts of one record, read without copying the record.
+/// The billing-relevant facts of one record.
 private struct Signal {
     let time: Instant?
     let type: String?
@@ -107,24 +101,24 @@ private struct Signal {
     let gracePeriodExpiresDate: Instant?
     let isInBillingRetryPeriod: Bool?
 
-    init(_ record: borrowing LedgerRecord) {
-        time = record.signalTime
-        type = record.notification?.type
-        subtype = record.notification?.subtype
-        gracePeriodExpiresDate = record.renewal?.gracePeriodExpiresDate
-        isInBillingRetryPeriod = record.renewal?.isInBillingRetryPeriod
+    init(_ fact: borrowing EntitlementFold.Fact) {
+        time = fact.signalTime
+        type = fact.type
+        subtype = fact.subtype
+        gracePeriodExpiresDate = fact.gracePeriodExpires
+        isInBillingRetryPeriod = fact.retrying
     }
 
     /// Whether the record says anything about billing: a billing notification type, or renewal info that
     /// states the grace period or the retry status. Others (a renewal-preference change without that
     /// information) do not override an earlier billing state.
-    var speaksOfBilling: Bool {
+    static func speaksOfBilling(_ type: String?, _ grace: Instant?, _ retrying: Bool?) -> Bool {
         switch type {
         case NotificationType.expired, NotificationType.didFailToRenew, NotificationType.gracePeriodExpired,
             NotificationType.didRenew:
             return true
         default:
-            return gracePeriodExpiresDate != nil || isInBillingRetryPeriod != nil
+            return grace != nil || retrying != nil
         }
     }
 }

@@ -35,7 +35,8 @@ extension Lifecycle {
                 Check(at: e1, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
                 Check(at: r.plus(ms: -1), status: .gracePeriod, deviceLimit: 3),
                 Check(
-                    at: r, status: .active, deviceLimit: 3, expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
+                    at: r, status: .active, deviceLimit: 3,
+                    expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
                     since: .equals(r), grace: .absent),
             ])
     }()
@@ -79,7 +80,8 @@ extension Lifecycle {
             name: "refund of a past renewal leaves the current period", query: user, entries: Fixture.log(records),
             checks: [
                 Check(at: Fixture.p.plus(days: 1), status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e1)),
-                Check(at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
+                Check(
+                    at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
                 Check(at: Fixture.e2.plus(ms: -1), status: .active, deviceLimit: 3),
             ])
     }()
@@ -115,7 +117,9 @@ extension Lifecycle {
     public static let renewalExtended: Lifecycle = {
         var s = script()
         let extended = Fixture.e1.plus(days: 10)
-        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20))]
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20)),
+        ]
         return Lifecycle(
             name: "renewal extended", query: user, entries: Fixture.log(records),
             checks: [
