@@ -18,7 +18,7 @@ extension EntitlementFold {
                 if let revocation = grant.revocation, revocation.at <= at {
                     status = revocation.kind == .familyRevoke ? .revoked : .refunded
                 } else {
-                    (status, graceUntil) = lapse(of: group, in: index, since: grant.start, at: at)
+                    (status, graceUntil) = lapse(of: group, in: index, since: grant.start, lapsedAt: grant.end, at: at)
                 }
             }
         }
@@ -57,9 +57,19 @@ extension EntitlementFold {
 
     /// What a lapsed subscription is at `at`: the latest App Store signal about billing, signed after the
     /// lapsed grant began and at or before `at`, decides between grace period, billing retry and expiry.
-    private func lapse(of group: Index.Group, in index: Index, since start: Instant, at: Instant)
+    ///
+    /// Apple signs its word on a lapse (DID_FAIL_TO_RENEW with or without a grace period, EXPIRED) moments
+    /// after the period ends, yet that word describes the subscription from the lapse on: a grace period
+    /// runs from the end of the period. So while no signal about this lapse was signed by `at`, the first one
+    /// signed after the lapse decides.
+    private func lapse(of group: Index.Group, in index: Index, since start: Instant, lapsedAt end: Instant, at: Instant)
         -> (EntitlementStatus, Instant?)
     {
+        let members = index.members[group.members]
+        func speaks(_ member: Int) -> Bool {
+            Signal.speaksOfBilling(
+                index.facts[member].type, index.facts[member].gracePeriodExpires, index.facts[member].retrying)
+        }
         var best: Int?
         var bestTime = Instant.distantPast
         for member in index.members[group.members] {
@@ -74,6 +84,21 @@ extension EntitlementFold {
             }
             best = member
             bestTime = time
+        }
+        if best == nil || bestTime < end {
+            // Nothing said about this lapse yet by `at`: Apple's first word on it, signed later, applies.
+            var first: Int?
+            var firstTime = Instant.distantFuture
+            for member in members {
+                guard let time = index.facts[member].signalTime, time >= end, time > at, speaks(member) else { continue }
+                if let current = first {
+                    if time > firstTime { continue }
+                    if time == firstTime, index.facts[member].key > index.facts[current].key { continue }
+                }
+                first = member
+                firstTime = time
+            }
+            if let first { best = first }
         }
         guard let best else { return (.expired, nil) }
         let signal = Signal(index.facts[best])

@@ -105,7 +105,7 @@ extension Lifecycle {
     /// Every lifecycle, for the table-driven and property tests.
     public static let all: [Lifecycle] = [
         purchase, renewals, upgrade, downgrade, downgradeCancelled, crossgrade, autoRenewOff, resubscribe,
-        twoSubscriptions, unknownProduct, graceExpired, graceRecovered, billingRetry, refundCurrent,
+        twoSubscriptions, unknownProduct, graceExpired, graceAnnouncedLate, graceRecovered, billingRetry, refundCurrent,
         refundPastRenewal, refundReversed, familyRevoke, renewalExtended, orphanThenLink, correctionGrant,
         correctionRevoke, correctionGrantRevoked, correctionOnSubscription,
     ]
