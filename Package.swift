@@ -43,7 +43,7 @@ let package = Package(
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore"]),
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore", "LedgerSystem"]),
         // Command-line parsing and commands.
         .target(
             name: "LedgerCLI",
@@ -72,6 +72,8 @@ let package = Package(
             name: "LedgerServiceTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP"]),
+        .testTarget(
+            name: "LedgerSimulatorTests", dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON"]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),
