@@ -40,6 +40,10 @@ let package = Package(
             ]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
+        // The ledger's HTTP API: routes over the service.
+        .target(
+            name: "LedgerAPI",
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore"]),
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
@@ -49,7 +53,7 @@ let package = Package(
             name: "LedgerCLI",
             dependencies: [
                 "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerService",
-                "LedgerHTTP", "LedgerSimulator", "LedgerSystem",
+                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // Test support: record builders, temporary directories, a test PKI.

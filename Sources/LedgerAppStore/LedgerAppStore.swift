@@ -1,1 +1,0 @@
-// The LedgerAppStore module; see Package.swift for its concern.

@@ -1,0 +1,146 @@
+import LedgerCore
+import LedgerCrypto
+import LedgerJSON
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Verifies and decodes data signed by the App Store — notifications, transactions, renewal info —
+/// exactly as Apple's `SignedDataVerifier` does, on libcrypto, with Apple's status names.
+///
+/// Steps: split the compact JWS and decode header and payload (`INVALID_JWT_FORMAT`); in the Xcode
+/// and LocalTesting environments stop there, as Apple does; require `alg` ES256 and an `x5c`
+/// (`INVALID_JWT_FORMAT`) of exactly three certificates (`INVALID_CHAIN_LENGTH`); validate the chain
+/// at the payload's `signedDate`, or now when it has none (`ChainVerifier`; `VERIFICATION_FAILURE`);
+/// require a P-256 leaf key (`VERIFICATION_FAILURE`) and verify the raw R‖S ES256 signature (a bad
+/// signature is `INVALID_JWT_FORMAT`, as in Apple's Swift library); then check the app and the
+/// environment (`INVALID_APP_IDENTIFIER`, `INVALID_ENVIRONMENT`).
+///
+/// Thread-safe: the only shared state is the chain cache, behind a mutex.
+public final class SignedDataVerifier: Sendable {
+  /// What this verifier trusts and expects.
+  public let configuration: VerifierConfiguration
+  private let chainVerifier: ChainVerifier?
+  private let now: @Sendable () -> Int64
+
+  /// Creates a verifier. Trust roots are required unless the environment skips signatures; an
+  /// empty or unparsable root list is `INVALID_CERTIFICATE`.
+  ///
+  /// - Parameter now: the current time in milliseconds, used when a payload has no `signedDate`.
+  public init(
+    configuration: VerifierConfiguration,
+    now: @escaping @Sendable () -> Int64 = SignedDataVerifier.currentTimeMilliseconds
+  ) throws(VerificationError) {
+    self.configuration = configuration
+    self.now = now
+    if configuration.skipsSignatureVerification && configuration.rootCertificates.isEmpty {
+      self.chainVerifier = nil
+    } else {
+      self.chainVerifier = try ChainVerifier(rootCertificates: configuration.rootCertificates)
+    }
+  }
+
+  /// The system clock, in milliseconds since the epoch.
+  @Sendable public static func currentTimeMilliseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+  }
+
+  /// How the chain cache has been used (nil when signatures are skipped and no root is set).
+  public var chainCacheStatistics: ChainCache.Statistics? { chainVerifier?.cacheStatistics }
+
+  /// Verifies a JWS's signature and chain and returns its payload, without the app and
+  /// environment checks (the `verify…` methods add those).
+  public func verifiedPayload(of signedData: String) throws(VerificationError) -> JSONObject {
+    let jws = try CompactJWS(signedData)
+    let signedDate = try SignedFields.signedDate(of: jws.payload)
+    if configuration.skipsSignatureVerification { return jws.payload }
+    guard let chainVerifier else {
+      throw VerificationError(
+        .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
+    }
+    guard let chain = jws.header["x5c"], !chain.isNull else {
+      throw VerificationError(
+        .invalidJWTFormat,
+        "the JWS header has no x5c certificate chain; App Store data always carries one")
+    }
+    guard let certificates = chain.array, certificates.allSatisfy({ $0.string != nil }) else {
+      throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
+    }
+    let algorithm = jws.header["alg"]?.string
+    guard algorithm == "ES256" else {
+      throw VerificationError(
+        .invalidJWTFormat,
+        "the JWS algorithm is \(algorithm.map { "\"\($0)\"" } ?? "missing"); App Store data is signed with ES256"
+      )
+    }
+    // Apple's Swift library reports a wrong x5c count as INVALID_JWT_FORMAT; Python and Java say
+    // INVALID_CHAIN_LENGTH, and so does the ledger's contract, which is the more useful name.
+    guard certificates.count == 3 else {
+      throw VerificationError(
+        .invalidChainLength,
+        "the JWS header's x5c holds \(certificates.count) certificates; App Store data carries exactly 3"
+          + " (leaf, intermediate, root)")
+    }
+    guard let leaf = Base64.decode(certificates[0].string ?? ""),
+      let intermediate = Base64.decode(certificates[1].string ?? "")
+    else {
+      throw VerificationError(
+        .invalidCertificate, "a certificate in the JWS header's x5c is not base64")
+    }
+    let time = signedDate ?? now()
+    let key = try chainVerifier.validatedLeafKey(leaf: leaf, intermediate: intermediate, at: time)
+    guard key.curve == .p256 else {
+      throw VerificationError(
+        .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
+    }
+    guard jws.signature.count == 64,
+      let signature = try? ECDSASignature(rawRepresentation: jws.signature),
+      key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
+    else {
+      throw VerificationError(
+        .invalidJWTFormat,
+        "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
+          + " signed by the App Store")
+    }
+    return jws.payload
+  }
+
+  /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
+  /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
+  public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue
+  {
+    let payload = try verifiedPayload(of: signedTransaction)
+    let bundleId = try SignedFields.string(payload, "bundleId")
+    if let expected = configuration.bundleId, bundleId != expected {
+      throw VerificationError(
+        .invalidAppIdentifier,
+        "the transaction is for bundle \(SignedFields.quoted(bundleId)), not the configured \"\(expected)\""
+      )
+    }
+    try checkEnvironment(try SignedFields.string(payload, "environment"), of: "transaction")
+    return .object(payload)
+  }
+
+  /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
+  public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue
+  {
+    let payload = try verifiedPayload(of: signedRenewalInfo)
+    try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
+    return .object(payload)
+  }
+
+  func checkEnvironment(_ environment: String?, of subject: String) throws(VerificationError) {
+    let expected = configuration.environment.rawValue
+    guard environment == expected else {
+      throw VerificationError(
+        .invalidEnvironment,
+        "the \(subject) comes from the \(SignedFields.quoted(environment)) environment, not the configured"
+          + " \"\(expected)\"; sandbox and production data never mix")
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import LedgerSystem
+
+/// A file derived from the log (an index, a projection snapshot): a checksummed header saying which log state it
+/// was derived from, then the content.
+///
+/// Layout (72-byte header, little-endian): magic `LEDGRDRV` (8), version (1), zero (7), covered seq (8),
+/// the chain hash of record `covered seq` (32; the genesis hash when 0), content length (8), CRC-32C of header
+/// bytes 0..<64 and the content (4), zero (4); then the content.
+///
+/// A derived file is never the truth: when it fails its checksum, or its covered seq and hash do not match the
+/// log, it is ignored and rebuilt. Written atomically and durably (temporary file, fsync, rename, fsync dir).
+public enum DerivedFile {
+    /// What a derived file holds.
+    public struct Snapshot: Sendable, Hashable {
+        /// The seq of the last record the content reflects (0: none).
+        public var coveredSeq: UInt64
+        /// The chain hash of that record.
+        public var headHash: [UInt8]
+        /// The content.
+        public var bytes: [UInt8]
+
+        /// Creates a snapshot.
+        public init(coveredSeq: UInt64, headHash: [UInt8], bytes: [UInt8]) {
+            self.coveredSeq = coveredSeq
+            self.headHash = headHash
+            self.bytes = bytes
+        }
+    }
+
+    private static let magic = Array("LEDGRDRV".utf8)
+    private static let headerSize = 72
+
+    /// The file's bytes for a snapshot.
+    static func encode(_ snapshot: Snapshot) -> [UInt8] {
+        var bytes = magic
+        bytes.reserveCapacity(headerSize + snapshot.bytes.count)
+        bytes.append(1)
+        bytes.append(contentsOf: repeatElement(0, count: 7))
+        bytes.appendLE(snapshot.coveredSeq)
+        bytes.append(contentsOf: snapshot.headHash.count == 32 ? snapshot.headHash : [UInt8](repeating: 0, count: 32))
+        bytes.appendLE(UInt64(snapshot.bytes.count))
+        let crc = bytes.withUnsafeBytes { header in
+            snapshot.bytes.withUnsafeBytes { CRC32C.update(CRC32C.update(0, header), $0) }
+        }
+        bytes.appendLE(crc)
+        bytes.appendLE(UInt32(0))
+        bytes.append(contentsOf: snapshot.bytes)
+        return bytes
+    }
+
+    /// The snapshot in a file's bytes, or nil when they are damaged or not a derived file.
+    static func decode(_ bytes: [UInt8]) -> Snapshot? {
+        guard bytes.count >= headerSize, Array(bytes[0..<8]) == magic, bytes[8] == 1 else { return nil }
+        return bytes.withUnsafeBytes { raw -> Snapshot? in
+            let base = raw.baseAddress!
+            let length = base.le64(56)
+            guard length == UInt64(bytes.count - headerSize) else { return nil }
+            let crc = CRC32C.update(
+                CRC32C.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<64])),
+                UnsafeRawBufferPointer(rebasing: raw[headerSize...]))
+            guard crc == base.le32(64) else { return nil }
+            return Snapshot(
+                coveredSeq: base.le64(16), headHash: Array(bytes[24..<56]), bytes: Array(bytes[headerSize...]))
+        }
+    }
+
+    /// Writes a derived file atomically and durably.
+    public static func write(
+        _ snapshot: Snapshot, to path: String, fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(LogError) {
+        do {
+            try fileSystem.createDirectories(Path.parent(of: path))
+            try fileSystem.writeFileDurably(path, encode(snapshot))
+        } catch {
+            throw LogError.system(error, "writing \(path)")
+        }
+    }
+
+    /// Reads a derived file; nil when it is missing or damaged (its checksum is not checked against the log here:
+    /// use ``EventLog/readDerived(_:)`` for that).
+    public static func read(_ path: String, fileSystem: any FileSystem = PosixFileSystem()) -> Snapshot? {
+        guard let bytes = try? fileSystem.readFile(path) else { return nil }
+        return decode(bytes)
+    }
+}

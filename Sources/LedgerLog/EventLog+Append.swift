@@ -1,0 +1,157 @@
+import LedgerSystem
+
+/// One caller's entries waiting for the group commit.
+struct PendingAppend {
+    var ticket: Int
+    var entries: [LogEntry]
+}
+
+/// What a leader decided for one batch, under the lock: new records with their seqs and times, and every
+/// caller's outcomes.
+struct BatchPlan {
+    var tickets: [Int] = []
+    var outcomes: [[AppendOutcome]] = []
+    var records: [(entry: LogEntry, seq: UInt64, recordedAt: Int64, keyHash: UInt64)] = []
+}
+
+/// What the leader's write produced.
+struct BatchWrite {
+    var offsets: [UInt32] = []
+    var end: Int64 = 0
+    var lastHash: [UInt8] = []
+}
+
+extension EventLog {
+    /// Appends entries durably, all or nothing for this call; thread-safe.
+    ///
+    /// Returns one outcome per entry, in order, once every new record is on disk (written and `fdatasync`ed).
+    /// An entry whose idempotency key is already in the log (or earlier in the same call) is a duplicate and
+    /// is not written. Concurrent callers are group-committed: one of them writes everyone's records with one
+    /// write and one `fdatasync`.
+    /// - Throws: ``LogError/Code/noSpace`` or ``LogError/Code/io`` when the write or sync failed (nothing of this
+    ///   call is visible, now or after a restart, and later appends work once the fault clears);
+    ///   ``LogError/Code/invalidEntry``; ``LogError/Code/notWritable`` on a reader or a closed log.
+    public func append(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome] {
+        for entry in entries { try entry.validate() }
+        guard !entries.isEmpty else { return [] }
+        guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !state.closed else { throw Self.closedError }
+        let ticket = state.nextTicket
+        state.nextTicket += 1
+        state.queue.append(PendingAppend(ticket: ticket, entries: entries))
+        while true {
+            if let result = state.finished.removeValue(forKey: ticket) { return try result.get() }
+            if state.leading {
+                lock.wait()
+            } else {
+                leadLocked()
+            }
+        }
+    }
+
+    /// Appends one entry; see ``append(_:)``.
+    @discardableResult
+    public func append(_ entry: LogEntry) throws(LogError) -> AppendOutcome {
+        try append([entry])[0]
+    }
+
+    /// Takes the queued requests, writes them as one batch, and publishes the results. Called and returns
+    /// holding the lock; releases it while writing.
+    private func leadLocked() {
+        state.leading = true
+        var taken = 0
+        var records = 0
+        while taken < state.queue.count
+            && (taken == 0 || records + state.queue[taken].entries.count <= options.maxBatchRecords)
+        {
+            records += state.queue[taken].entries.count
+            taken += 1
+        }
+        let batch = Array(state.queue.prefix(taken))
+        state.queue.removeFirst(taken)
+
+        let result: Result<(BatchPlan, BatchWrite), LogError>
+        if let environment = state.environment {
+            let plan = planLocked(batch)
+            var buffer = state.buffer
+            state.buffer = []
+            let context = WriteContext(
+                segments: state.segments, headHash: state.headHash, environment: environment,
+                metaWritten: state.metaWritten, dirtyTail: state.dirtyTail)
+            lock.unlock()
+            let (written, newSegment, dirty) = writeBatch(plan, context, &buffer)
+            lock.lock()
+            if let newSegment { state.segments.append(newSegment) }
+            state.dirtyTail = dirty
+            if buffer.capacity <= 64 << 20 { state.buffer = buffer }
+            result = written.map { (plan, $0) }
+        } else {
+            result = .failure(
+                LogError(
+                    .environmentUnknown,
+                    "\(directory.root) has never been written and no environment was given; open the writer "
+                        + "with an environment"))
+        }
+        switch result {
+        case .success(let (plan, written)):
+            applyLocked(plan, written)
+            for (ticket, outcomes) in zip(plan.tickets, plan.outcomes) { state.finished[ticket] = .success(outcomes) }
+        case .failure(let error):
+            for request in batch { state.finished[request.ticket] = .failure(error) }
+        }
+        state.leading = false
+        lock.broadcast()
+        if options.checkpointInterval > 0 && state.headSeq - state.indexedSeq >= UInt64(options.checkpointInterval) {
+            try? writeIndexesLocked()
+        }
+    }
+
+    /// Assigns seqs and times, and finds duplicates (in the log or earlier in the batch). Holding the lock.
+    private func planLocked(_ batch: [PendingAppend]) -> BatchPlan {
+        var plan = BatchPlan()
+        var nextSeq = state.headSeq + 1
+        var time = state.headTime
+        let now = clock()
+        var inBatch: [String: UInt64] = [:]
+        for request in batch {
+            var outcomes: [AppendOutcome] = []
+            outcomes.reserveCapacity(request.entries.count)
+            for entry in request.entries {
+                let key = entry.idempotencyKey
+                let hash = StableHash.hash(key)
+                if let seq = inBatch[key] ?? lookupKeyLocked(key, hash: hash) {
+                    outcomes.append(.duplicate(seq: seq))
+                    continue
+                }
+                time = max(time, entry.recordedAt ?? now)
+                plan.records.append((entry, nextSeq, time, hash))
+                inBatch[key] = nextSeq
+                outcomes.append(.appended(seq: nextSeq, recordedAt: time))
+                nextSeq += 1
+            }
+            plan.tickets.append(request.ticket)
+            plan.outcomes.append(outcomes)
+        }
+        return plan
+    }
+
+    /// Makes a durably written batch visible: offsets, head, indexes. Holding the lock.
+    private func applyLocked(_ plan: BatchPlan, _ written: BatchWrite) {
+        guard let last = plan.records.last else { return }
+        state.metaWritten = true
+        let index = state.segments.count - 1
+        state.segments[index].offsets.append(contentsOf: written.offsets)
+        state.segments[index].size = written.end
+        for record in plan.records {
+            state.keys.insert(record.entry.idempotencyKey, hash: record.keyHash, seq: record.seq)
+            for subject in record.entry.subjectKeys {
+                state.subjects.insert(hash: StableHash.hash(subject), seq: record.seq)
+            }
+        }
+        state.headSeq = last.seq
+        state.headTime = last.recordedAt
+        state.headHash = written.lastHash
+    }
+}

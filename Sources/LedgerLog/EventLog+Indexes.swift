@@ -1,0 +1,118 @@
+import LedgerSystem
+
+extension EventLog {
+    /// The seqs of every record about `key`, in order (empty for an unknown subject).
+    public func seqs(forSubjectKey key: String) -> [UInt64] {
+        let hash = StableHash.hash(key)
+        guard let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            return (state.subjects.candidates(hash: hash), state.segments)
+        }) else { return [] }
+        // Confirm: two subjects may share a 64-bit hash.
+        return candidates.filter { seq in
+            (try? Self.readRecord(fileSystem, segments, seq: seq))?.subjectKeys.contains(key) ?? false
+        }
+    }
+
+    /// Every record about `key`, in seq order.
+    public func records(forSubjectKey key: String) throws(LogError) -> [LogRecord] {
+        let hash = StableHash.hash(key)
+        let (candidates, segments) = try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            return (state.subjects.candidates(hash: hash), state.segments)
+        }
+        var records: [LogRecord] = []
+        for seq in candidates {
+            let record = try Self.readRecord(fileSystem, segments, seq: seq)
+            if record.subjectKeys.contains(key) { records.append(record) }
+        }
+        return records
+    }
+
+    /// The seq of the record appended with this idempotency key, if any.
+    public func seq(forIdempotencyKey key: String) -> UInt64? {
+        lock.withLock { lookupKeyLocked(key, hash: StableHash.hash(key)) }
+    }
+
+    /// How many distinct subjects the index holds.
+    public var subjectCount: Int {
+        lock.withLock { state.subjects.subjectCount }
+    }
+
+    /// Looks a key up, confirming a hash hit by reading the record. Holding the lock.
+    func lookupKeyLocked(_ key: String, hash: UInt64) -> UInt64? {
+        let segments = state.segments
+        return state.keys.seq(for: key, hash: hash) { seq in
+            (try? Self.readRecord(fileSystem, segments, seq: seq))?.idempotencyKey
+        }
+    }
+
+    /// Re-derives both indexes from the log (checking every checksum) and, for the writer, rewrites their files.
+    public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
+        try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            try rebuildIndexesLocked(progress: progress)
+            if isWriter { try writeIndexesLocked() }
+        }
+    }
+
+    /// Rebuilds the in-memory indexes by scanning the whole log. Holding the lock.
+    func rebuildIndexesLocked(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
+        var keys = KeyIndex()
+        var subjects = SubjectIndex()
+        try Self.scan(fileSystem, state.segments, from: 1, through: state.headSeq, checkCRC: true) { view, _, _ in
+            Self.index(view, keys: &keys, subjects: &subjects)
+            if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+            return true
+        }
+        state.keys = keys
+        state.subjects = subjects
+        state.indexedSeq = 0
+    }
+
+    /// Writes both index files for the current head. Holding the lock.
+    func writeIndexesLocked() throws(LogError) {
+        let covered = state.headSeq
+        let hash = state.headHash
+        try DerivedFile.write(
+            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.keys.encoded()),
+            to: Path.join(directory.index, Self.keysIndexName), fileSystem: fileSystem)
+        try DerivedFile.write(
+            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.subjects.encoded()),
+            to: Path.join(directory.index, Self.subjectsIndexName), fileSystem: fileSystem)
+        state.indexedSeq = covered
+    }
+
+    /// Writes a derived file (e.g. a projection snapshot) under `index/`, stamped with the current head.
+    /// - Returns: the covered seq.
+    @discardableResult
+    public func writeDerived(_ name: String, _ bytes: [UInt8]) throws(LogError) -> UInt64 {
+        let (seq, hash) = head
+        try writeDerived(name, bytes, coveredSeq: seq, headHash: hash)
+        return seq
+    }
+
+    /// Writes a derived file that reflects the log up to `coveredSeq`, whose chain hash is `headHash`.
+    public func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8])
+        throws(LogError)
+    {
+        try DerivedFile.write(
+            DerivedFile.Snapshot(coveredSeq: coveredSeq, headHash: headHash, bytes: bytes),
+            to: Path.join(directory.index, name), fileSystem: fileSystem)
+    }
+
+    /// Reads a derived file; nil when it is missing, damaged, or does not match this log's history (its covered
+    /// record is gone or has another hash). The caller then rebuilds it from the log.
+    public func readDerived(_ name: String) -> DerivedFile.Snapshot? {
+        guard let snapshot = DerivedFile.read(Path.join(directory.index, name), fileSystem: fileSystem) else {
+            return nil
+        }
+        let (seq, hash) = head
+        if snapshot.coveredSeq == seq { return snapshot.headHash == hash ? snapshot : nil }
+        if snapshot.coveredSeq == 0 {
+            return snapshot.headHash == (environment.map { LogFormat.genesis(environment: $0) } ?? []) ? snapshot : nil
+        }
+        guard snapshot.coveredSeq < seq, let record = try? record(seq: snapshot.coveredSeq) else { return nil }
+        return record.hash == snapshot.headHash ? snapshot : nil
+    }
+}

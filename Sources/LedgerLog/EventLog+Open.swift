@@ -1,0 +1,157 @@
+import LedgerSystem
+
+/// What opening for write cut off a torn tail.
+public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
+    /// The segment that had the torn tail.
+    public var segment: String
+    /// Where the cut started (the byte after the last valid record; 0 when a torn new segment was moved aside).
+    public var offset: Int64
+    /// How many bytes were cut.
+    public var bytesCut: Int64
+    /// Where the cut bytes were kept.
+    public var savedAs: String
+    /// The last valid record's seq, now the head.
+    public var headSeq: UInt64
+
+    public var description: String {
+        "cut \(bytesCut) bytes of torn tail from \(segment) at byte \(offset) (kept in \(savedAs)); "
+            + "the log ends at record \(headSeq)"
+    }
+}
+
+extension EventLog {
+    static let keysIndexName = "keys.idx"
+    static let subjectsIndexName = "subjects.idx"
+
+    /// Opens a log: reads `meta`, walks every segment, cuts a torn tail (writer) and loads or rebuilds indexes.
+    static func open(
+        _ layout: DataDirectory, environment: String?, writable: Bool, options: LogOptions,
+        fileSystem: any FileSystem, clock: @escaping @Sendable () -> Int64, writerLock: WriterLock?
+    ) throws(LogError) -> EventLog {
+        let meta = try Meta.read(fileSystem, layout)
+        if let meta, let environment, meta.environment != environment {
+            throw environmentMismatch(layout, bound: meta.environment, wanted: environment)
+        }
+        // Persisted indexes: trusted only up to their covered seq, and only if that record's hash matches.
+        let keysFile = DerivedFile.read(Path.join(layout.index, keysIndexName), fileSystem: fileSystem)
+        let subjectsFile = DerivedFile.read(Path.join(layout.index, subjectsIndexName), fileSystem: fileSystem)
+        var keys = keysFile.flatMap { KeyIndex.decode($0.bytes) }
+        var subjects = subjectsFile.flatMap { SubjectIndex.decode($0.bytes) }
+        var covered: UInt64 = 0
+        if let keysFile, let subjectsFile, keys != nil, subjects != nil, keysFile.coveredSeq == subjectsFile.coveredSeq,
+            keysFile.headHash == subjectsFile.headHash
+        {
+            covered = keysFile.coveredSeq
+        } else {
+            keys = nil
+            subjects = nil
+        }
+        var keyIndex = keys ?? KeyIndex()
+        var subjectIndex = subjects ?? SubjectIndex()
+        var coveredHash: [UInt8]?
+        let walk = try LogWalk.run(
+            fileSystem, layout, environment: meta?.environment, writable: writable,
+            chainFrom: options.verifyChainOnOpen ? 1 : covered + 1
+        ) { view in
+            let seq = view.seq
+            if seq == covered { coveredHash = Array(view.hash) }
+            if seq > covered { index(view, keys: &keyIndex, subjects: &subjectIndex) }
+        }
+        if meta == nil, let environment, let bound = walk.environment, bound != environment {
+            walk.closeAll(fileSystem)
+            throw environmentMismatch(layout, bound: bound, wanted: environment)
+        }
+        var segments = walk.segments
+        var recovery: RecoveryReport?
+        if let problem = walk.problem {
+            if problem.isTail, let tail = walk.tail {
+                if writable {
+                    do {
+                        recovery = try cutTail(fileSystem, layout, &segments, at: tail, headSeq: walk.headSeq)
+                    } catch {
+                        for segment in segments { try? fileSystem.close(segment.fd) }
+                        throw error
+                    }
+                } else if tail.offset == 0 {
+                    // A reader leaves a torn new segment alone but does not use it.
+                    let torn = segments.removeLast()
+                    try? fileSystem.close(torn.fd)
+                }
+            } else {
+                walk.closeAll(fileSystem)
+                let code: LogError.Code = problem.kind == .newerVersion ? .unsupportedVersion : .damaged
+                throw LogError(code, problem.message)
+            }
+        }
+        var state = State(environment: meta?.environment ?? walk.environment ?? environment, metaWritten: meta != nil)
+        state.segments = segments
+        state.headSeq = walk.headSeq
+        state.headTime = walk.headTime
+        state.headHash = walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        let coverageHolds =
+            covered == 0 || (covered <= walk.headSeq && coveredHash != nil && coveredHash == keysFile?.headHash)
+        let log = EventLog(
+            directory: layout, fileSystem: fileSystem, options: options, clock: clock, writerLock: writerLock,
+            state: state, recovery: recovery)
+        if coverageHolds {
+            log.state.keys = keyIndex
+            log.state.subjects = subjectIndex
+            log.state.indexedSeq = covered
+        } else {
+            try log.lock.withLock { () throws(LogError) in try log.rebuildIndexesLocked() }
+        }
+        if writable && log.state.headSeq - log.state.indexedSeq >= 10_000 {
+            log.lock.withLock { try? log.writeIndexesLocked() }
+        }
+        return log
+    }
+
+    /// Adds one record to the in-memory indexes.
+    static func index(_ view: LogRecordView, keys: inout KeyIndex, subjects: inout SubjectIndex) {
+        let seq = view.seq
+        keys.insertScanned(view.idempotencyKeyBytes, seq: seq)
+        view.forEachSubjectKey { subjects.insert(hash: StableHash.hash($0), seq: seq) }
+    }
+
+    static func environmentMismatch(_ layout: DataDirectory, bound: String, wanted: String) -> LogError {
+        LogError(
+            .environmentMismatch,
+            "\(layout.root) holds the \(bound) environment's records; it cannot take \(wanted) records. "
+                + "Use another data directory for \(wanted)")
+    }
+
+    /// Cuts a torn tail: the bytes are copied to lost+found (fsynced) before the segment is truncated and fsynced.
+    static func cutTail(
+        _ fileSystem: any FileSystem, _ layout: DataDirectory, _ segments: inout [Segment],
+        at tail: (segment: Int, offset: Int64), headSeq: UInt64
+    ) throws(LogError) -> RecoveryReport {
+        let segment = segments[tail.segment]
+        let stamp = wallClockMillis()
+        do {
+            try fileSystem.createDirectories(layout.lostAndFound)
+            let fileSize = try fileSystem.fstat(segment.fd).size
+            if tail.offset == 0 {
+                // A segment torn while being created: move the whole file aside.
+                let saved = Path.join(layout.lostAndFound, "\(segment.name).\(stamp)")
+                try fileSystem.close(segment.fd)
+                segments.removeLast()
+                try fileSystem.rename(layout.segment(segment.name), to: saved)
+                try fileSystem.fsyncDirectory(layout.lostAndFound)
+                try fileSystem.fsyncDirectory(layout.log)
+                return RecoveryReport(
+                    segment: segment.name, offset: 0, bytesCut: fileSize, savedAs: saved, headSeq: headSeq)
+            }
+            let cut = try fileSystem.read(segment.fd, count: Int(fileSize - tail.offset), at: tail.offset)
+            let saved = Path.join(layout.lostAndFound, "\(segment.name).\(tail.offset).\(stamp).tail")
+            try fileSystem.writeFileDurably(saved, cut)
+            try fileSystem.ftruncate(segment.fd, size: tail.offset)
+            try fileSystem.fsync(segment.fd)
+            segments[tail.segment].size = tail.offset
+            return RecoveryReport(
+                segment: segment.name, offset: tail.offset, bytesCut: fileSize - tail.offset, savedAs: saved,
+                headSeq: headSeq)
+        } catch {
+            throw LogError.system(error, "cutting the torn tail of \(segment.name)")
+        }
+    }
+}

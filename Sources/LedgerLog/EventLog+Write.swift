@@ -1,0 +1,115 @@
+import LedgerSystem
+
+/// What the leader needs from the state to write a batch without holding the lock.
+struct WriteContext {
+    var segments: [Segment]
+    var headHash: [UInt8]
+    var environment: String
+    var metaWritten: Bool
+    var dirtyTail: (segment: Int, size: Int64)?
+}
+
+extension EventLog {
+    /// Writes a planned batch: binds the directory on its first write, rolls the segment when full, writes every
+    /// frame with one write and makes it durable with one `fdatasync`. On failure the batch's bytes are cut off
+    /// again, so nothing partial stays; when even that fails, the returned dirty tail makes the next batch cut
+    /// first. Runs on the leader, without the lock.
+    func writeBatch(_ plan: BatchPlan, _ context: WriteContext, _ buffer: inout [UInt8])
+        -> (Result<BatchWrite, LogError>, newSegment: Segment?, dirtyTail: (segment: Int, size: Int64)?)
+    {
+        guard let first = plan.records.first else { return (.success(BatchWrite()), nil, context.dirtyTail) }
+        var dirty = context.dirtyTail
+        var newSegment: Segment?
+        do throws(LogError) {
+            if !context.metaWritten { try bind(environment: context.environment) }
+            if let tail = dirty {
+                do {
+                    try fileSystem.ftruncate(context.segments[tail.segment].fd, size: tail.size)
+                    try fileSystem.fdatasync(context.segments[tail.segment].fd)
+                } catch {
+                    throw LogError.system(error, "cutting a failed write off \(context.segments[tail.segment].name)")
+                }
+                dirty = nil
+            }
+            var segment: Segment
+            if let last = context.segments.last, last.size < Int64(options.segmentSize) || last.offsets.isEmpty {
+                segment = last
+            } else {
+                segment = try createSegment(firstSeq: first.seq, previousHash: context.headHash, context.environment)
+                newSegment = segment
+            }
+            // Encode.
+            buffer.removeAll(keepingCapacity: true)
+            var offsets: [UInt32] = []
+            offsets.reserveCapacity(plan.records.count)
+            var hash = context.headHash
+            for record in plan.records {
+                offsets.append(UInt32(segment.size + Int64(buffer.count)))
+                hash = RecordCodec.append(
+                    into: &buffer, seq: record.seq, recordedAt: record.recordedAt, entry: record.entry,
+                    previousHash: hash)
+            }
+            // Write and sync; on failure cut the partial batch off again.
+            do {
+                try fileSystem.writeAll(segment.fd, buffer, at: segment.size)
+                try fileSystem.fdatasync(segment.fd)
+            } catch {
+                let segmentIndex = context.segments.count - (newSegment == nil ? 1 : 0)
+                do {
+                    try fileSystem.ftruncate(segment.fd, size: segment.size)
+                } catch {
+                    dirty = (segmentIndex, segment.size)
+                }
+                throw LogError.system(error, "appending \(plan.records.count) records to \(segment.name)")
+            }
+            let end = segment.size + Int64(buffer.count)
+            return (.success(BatchWrite(offsets: offsets, end: end, lastHash: hash)), newSegment, dirty)
+        } catch {
+            return (.failure(error), newSegment, dirty)
+        }
+    }
+
+    /// Binds the data directory to its environment: writes `meta` durably, once.
+    private func bind(environment: String) throws(LogError) {
+        guard environment.utf8.count <= LogFormat.maxEnvironmentLength, !environment.isEmpty,
+            !environment.contains("\n")
+        else {
+            throw LogError(.invalidEntry, "an environment name is 1 to 63 bytes on one line (got \(environment))")
+        }
+        guard try Meta.read(fileSystem, directory) == nil else { return }
+        do {
+            try fileSystem.createDirectories(directory.log)
+            try fileSystem.writeFileDurably(
+                directory.meta, Meta(version: LogFormat.version, environment: environment).encoded())
+        } catch {
+            throw LogError.system(error, "binding \(directory.root) to \(environment)")
+        }
+    }
+
+    /// Creates a segment file with its header, durably (file and directory fsynced).
+    private func createSegment(firstSeq: UInt64, previousHash: [UInt8], _ environment: String) throws(LogError)
+        -> Segment
+    {
+        let name = LogFormat.segmentName(firstSeq: firstSeq)
+        let path = directory.segment(name)
+        let header = SegmentHeader(
+            version: LogFormat.version, firstSeq: firstSeq, previousHash: previousHash, environment: environment)
+        do throws(SystemError) {
+            try fileSystem.createDirectories(directory.log)
+            let fd = try fileSystem.open(path, OpenOptions(access: .readWrite, create: true, truncate: true))
+            do throws(SystemError) {
+                try fileSystem.writeAll(fd, header.encoded(), at: 0)
+                try fileSystem.fsync(fd)
+                try fileSystem.fsyncDirectory(directory.log)
+            } catch {
+                try? fileSystem.close(fd)
+                try? fileSystem.unlink(path)
+                throw error
+            }
+            return Segment(
+                name: name, firstSeq: firstSeq, fd: fd, size: Int64(LogFormat.segmentHeaderSize), offsets: [])
+        } catch {
+            throw LogError.system(error, "creating segment \(name)")
+        }
+    }
+}

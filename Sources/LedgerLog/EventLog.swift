@@ -1,0 +1,138 @@
+import LedgerSystem
+
+/// The append-only, checksummed, hash-chained log of one data directory.
+///
+/// Open it as the one writer (``openWriter(at:environment:options:fileSystem:clock:)``, which takes the
+/// directory's lock and recovers from a crash) or as a reader (``openReader(at:fileSystem:)``, no lock).
+/// Appends from many threads are group-committed: one write and one `fdatasync` per batch, and
+/// ``append(_:)`` returns only once its records are durable. The on-disk format is documented in
+/// `Events/README.md`.
+///
+/// Call ``close()`` once, after every other call on this log has returned.
+public final class EventLog: @unchecked Sendable {
+    // Sendable: every mutable field lives in `state`, read and written only while holding `lock`.
+    let directory: DataDirectory
+    let fileSystem: any FileSystem
+    let options: LogOptions
+    let clock: @Sendable () -> Int64
+    let writerLock: WriterLock?
+    let lock = ConditionLock()
+    var state: State
+
+    /// What opening for write found and cut, if anything.
+    public let recovery: RecoveryReport?
+
+    /// Everything that changes, guarded by `lock`.
+    struct State {
+        var environment: String?
+        var metaWritten: Bool
+        var segments: [Segment] = []
+        var headSeq: UInt64 = 0
+        var headHash: [UInt8] = []
+        var headTime: Int64 = 0
+        var keys = KeyIndex()
+        var subjects = SubjectIndex()
+        var closed = false
+        // Group commit.
+        var leading = false
+        var queue: [PendingAppend] = []
+        var finished: [Int: Result<[AppendOutcome], LogError>] = [:]
+        var nextTicket = 0
+        var buffer: [UInt8] = []
+        /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
+        var dirtyTail: (segment: Int, size: Int64)?
+        var indexedSeq: UInt64 = 0
+    }
+
+    init(
+        directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions, clock: @escaping @Sendable () -> Int64,
+        writerLock: WriterLock?, state: State, recovery: RecoveryReport?
+    ) {
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.options = options
+        self.clock = clock
+        self.writerLock = writerLock
+        self.state = state
+        self.recovery = recovery
+    }
+
+    /// Opens the data directory for appending, creating it when needed.
+    ///
+    /// Takes the directory's exclusive lock (a second writer gets ``LogError/Code/locked`` naming the holder),
+    /// cuts a torn tail (keeping the cut bytes in `lost+found`), refuses damage before the tail
+    /// (``LogError/Code/damaged`` naming segment, offset and record), and loads or rebuilds the indexes.
+    /// - Parameter environment: the environment this writer writes; a directory already bound to another one is
+    ///   refused with ``LogError/Code/environmentMismatch``. Nil: whatever the directory is bound to.
+    public static func openWriter(
+        at directory: String, environment: String?, options: LogOptions = .init(),
+        fileSystem: any FileSystem = PosixFileSystem(), clock: @escaping @Sendable () -> Int64 = wallClockMillis
+    ) throws(LogError) -> EventLog {
+        let layout = DataDirectory(root: directory)
+        do {
+            try fileSystem.createDirectories(directory)
+        } catch {
+            throw LogError.system(error, "creating \(directory)")
+        }
+        let lock = try WriterLock.acquire(fileSystem, layout)
+        do {
+            return try open(layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,
+                clock: clock, writerLock: lock)
+        } catch {
+            lock.release(fileSystem)
+            throw error
+        }
+    }
+
+    /// Opens the data directory for reading, without the lock: it sees the records that were complete when it
+    /// opened (and after ``refresh()``). A torn tail is ignored, not cut; damage before it is refused.
+    public static func openReader(
+        at directory: String, options: LogOptions = .init(), fileSystem: any FileSystem = PosixFileSystem()
+    ) throws(LogError) -> EventLog {
+        try open(
+            DataDirectory(root: directory), environment: nil, writable: false, options: options,
+            fileSystem: fileSystem, clock: wallClockMillis, writerLock: nil)
+    }
+
+    /// Whether this log can append (it was opened as the writer and is not closed).
+    public var isWriter: Bool { writerLock != nil }
+
+    /// The last record's seq (0 when empty) and its chain hash (the genesis hash when empty; empty bytes when
+    /// the environment is not known yet).
+    public var head: (seq: UInt64, hash: [UInt8]) {
+        lock.withLock { (state.headSeq, state.headHash) }
+    }
+
+    /// The time of the last record, in ms since the epoch (0 when empty).
+    public var headTime: Int64 {
+        lock.withLock { state.headTime }
+    }
+
+    /// The environment the directory is bound to (nil until its first write when none was given).
+    public var environment: String? {
+        lock.withLock { state.environment }
+    }
+
+    /// The data directory's path.
+    public var path: String { directory.root }
+
+    /// Writes the index files (when this is the writer), closes every file and releases the lock.
+    /// Later calls fail with ``LogError/Code/notWritable``.
+    public func close() {
+        let segments: [Segment] = lock.withLock {
+            if state.closed { return [] }
+            if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }
+            state.closed = true
+            return state.segments
+        }
+        for segment in segments { try? fileSystem.close(segment.fd) }
+        writerLock?.release(fileSystem)
+    }
+
+    deinit {
+        if !state.closed {
+            for segment in state.segments { try? fileSystem.close(segment.fd) }
+            writerLock?.release(fileSystem)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The LedgerLog module; see Package.swift for its concern.

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Tuning for an ``EventLog``.
+public struct LogOptions: Sendable {
+    /// A segment is rolled (a new file started) once it holds at least this many bytes. Default 128 MiB.
+    public var segmentSize: Int
+    /// The index files are rewritten after this many new records (and at close); 0: only at close.
+    public var checkpointInterval: Int
+    /// The most records one group commit writes at once.
+    public var maxBatchRecords: Int
+    /// Recompute every chain hash on open (otherwise only past the index files' checkpoint; checksums are always
+    /// checked). `verify` always checks the whole chain.
+    public var verifyChainOnOpen: Bool
+
+    /// Creates options.
+    public init(
+        segmentSize: Int = 128 << 20, checkpointInterval: Int = 1_000_000, maxBatchRecords: Int = 65_536,
+        verifyChainOnOpen: Bool = false
+    ) {
+        self.segmentSize = min(max(segmentSize, 4096), 1 << 31)
+        self.checkpointInterval = checkpointInterval
+        self.maxBatchRecords = max(1, maxBatchRecords)
+        self.verifyChainOnOpen = verifyChainOnOpen
+    }
+}
+
+/// The current time in ms since the epoch (CLOCK_REALTIME).
+@Sendable
+public func wallClockMillis() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+}

@@ -1,0 +1,51 @@
+/// The first thing found wrong in a log: what, where, and whether it is only a torn tail.
+public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
+    /// A stable, opaque classification of a problem.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        public var description: String { raw }
+
+        /// The bytes after the last valid record are an incomplete or failed-checksum frame (a crash mid-write).
+        public static let tornTail = Kind("tornTail")
+        /// A record fails its checksum or is malformed, and valid records follow it.
+        public static let damagedRecord = Kind("damagedRecord")
+        /// A record's checksum is fine but its chain hash is not: it was rewritten.
+        public static let chainBroken = Kind("chainBroken")
+        /// A seq is missing or out of order, or a segment file is missing.
+        public static let sequenceGap = Kind("sequenceGap")
+        /// A record's time is before its predecessor's.
+        public static let timeOrder = Kind("timeOrder")
+        /// A segment header is damaged, or names another environment.
+        public static let damagedSegmentHeader = Kind("damagedSegmentHeader")
+        /// Files from a newer format version.
+        public static let newerVersion = Kind("newerVersion")
+        /// The head differs from the expected head.
+        public static let headMismatch = Kind("headMismatch")
+    }
+
+    /// What is wrong.
+    public var kind: Kind
+    /// The segment file, when the problem is in one.
+    public var segment: String?
+    /// The byte offset in that segment.
+    public var offset: Int64?
+    /// The seq of the record concerned (the expected seq when the record is unreadable).
+    public var seq: UInt64?
+    /// What happened and what to do.
+    public var message: String
+
+    /// Whether only a torn tail is wrong, which `repair` (or opening for write) cuts safely.
+    public var isTail: Bool { kind == .tornTail }
+
+    /// Creates a problem.
+    public init(kind: Kind, segment: String?, offset: Int64?, seq: UInt64?, message: String) {
+        self.kind = kind
+        self.segment = segment
+        self.offset = offset
+        self.seq = seq
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension FileSystem {
+    /// Writes all of `bytes` at `offset`, looping on short writes.
+    ///
+    /// A write that makes no progress at all fails with ``SystemError/Code/shortWrite``.
+    public func writeAll(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
+            let written = try pwrite(fd, rest, at: offset + Int64(done))
+            if written <= 0 {
+                throw SystemError(
+                    .shortWrite, call: "pwrite",
+                    message: "pwrite wrote nothing after \(done) of \(bytes.count) bytes; check free space")
+            }
+            done += written
+        }
+    }
+
+    /// Writes all of `bytes` at `offset`, looping on short writes.
+    public func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: Int64) throws(SystemError) {
+        try bytes.withBytes { (raw) throws(SystemError) in try writeAll(fd, raw, at: offset) }
+    }
+
+    /// Reads until `buffer` is full or the file ends; returns how many bytes were read.
+    public func readFully(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(SystemError) -> Int
+    {
+        var done = 0
+        while done < buffer.count {
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
+            let got = try pread(fd, into: rest, at: offset + Int64(done))
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+
+    /// Reads up to `count` bytes at `offset` (fewer at the end of the file).
+    public func read(_ fd: FileDescriptor, count: Int, at offset: Int64) throws(SystemError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        let got = try out.withMutableBytes { (raw) throws(SystemError) in
+            try readFully(fd, into: raw, at: offset)
+        }
+        if got < count { out.removeLast(count - got) }
+        return out
+    }
+
+    /// The whole content of a file, or nil when it does not exist.
+    public func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
+        let fd: FileDescriptor
+        do {
+            fd = try open(path, .read)
+        } catch where error.code == .notFound {
+            return nil
+        }
+        defer { try? close(fd) }
+        let size = try fstat(fd).size
+        return try read(fd, count: Int(size), at: 0)
+    }
+
+    /// Replaces a file's content atomically and durably: a temporary file beside it is written and fsynced,
+    /// renamed over the target, and the directory fsynced.
+    public func writeFileDurably(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
+        let temporary = "\(path).tmp-\(getpid())"
+        let fd = try open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
+        do {
+            try writeAll(fd, bytes, at: 0)
+            try fsync(fd)
+            try close(fd)
+        } catch {
+            try? close(fd)
+            try? unlink(temporary)
+            throw error
+        }
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            try? unlink(temporary)
+            throw error
+        }
+        try fsyncDirectory(Path.parent(of: path))
+    }
+
+    /// Creates a directory and any missing parents, fsyncing each parent that gained an entry.
+    public func createDirectories(_ path: String) throws(SystemError) {
+        if let status = try stat(path) {
+            if status.isDirectory { return }
+            throw SystemError(
+                .alreadyExists, call: "mkdir", message: "\(path) exists and is not a directory; move it away")
+        }
+        let parent = Path.parent(of: path)
+        if parent != path { try createDirectories(parent) }
+        try mkdir(path, mode: 0o755)
+        try fsyncDirectory(parent)
+    }
+}
+
+/// Small helpers for slash-separated paths.
+public enum Path {
+    /// The directory holding `path` (`.` for a bare name, `/` for a top-level entry).
+    public static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmed[..<slash])
+    }
+
+    /// `base` and `name` joined by one slash.
+    public static func join(_ base: String, _ name: String) -> String {
+        base.hasSuffix("/") ? base + name : base + "/" + name
+    }
+}

@@ -1,0 +1,40 @@
+/// The file operations the ledger's durable log needs, behind one protocol so tests can make any of them fail.
+///
+/// ``PosixFileSystem`` is the real one: every call goes through ``Syscall/retrying(_:path:_:)``.
+/// ``FaultInjectingFileSystem`` wraps another and fails chosen calls with ENOSPC, EIO or short writes.
+///
+/// Durability is explicit: data is durable after ``fsync(_:)`` or ``fdatasync(_:)`` on the file, and a
+/// created, renamed or removed name is durable only after ``fsyncDirectory(_:)`` on its directory.
+public protocol FileSystem: Sendable {
+    /// Opens (or creates) a file.
+    func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor
+    /// Closes a descriptor exactly once.
+    func close(_ fd: FileDescriptor) throws(SystemError)
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (0 at the end of the file).
+    func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(SystemError) -> Int
+    /// Writes up to `bytes.count` bytes at `offset`; returns how many were written (possibly fewer).
+    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) -> Int
+    /// Flushes the file's data and metadata to the device.
+    func fsync(_ fd: FileDescriptor) throws(SystemError)
+    /// Flushes the file's data (and the metadata needed to read it back, such as its size) to the device.
+    func fdatasync(_ fd: FileDescriptor) throws(SystemError)
+    /// Sets the file's size.
+    func ftruncate(_ fd: FileDescriptor, size: Int64) throws(SystemError)
+    /// The size and kind of an open file.
+    func fstat(_ fd: FileDescriptor) throws(SystemError) -> FileStatus
+    /// The size and kind of a path, or nil when nothing is there.
+    func stat(_ path: String) throws(SystemError) -> FileStatus?
+    /// Atomically renames `from` to `to`, replacing `to`.
+    func rename(_ from: String, to: String) throws(SystemError)
+    /// Removes a file.
+    func unlink(_ path: String) throws(SystemError)
+    /// Creates a directory; succeeds when it already exists.
+    func mkdir(_ path: String, mode: UInt32) throws(SystemError)
+    /// The names in a directory (without `.` and `..`), in no particular order.
+    func readDirectory(_ path: String) throws(SystemError) -> [String]
+    /// Takes an advisory whole-file lock; with `wait == false` fails at once with ``SystemError/Code/wouldBlock``.
+    func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError)
+    /// Makes the entries of a directory (creations, renames, removals) durable.
+    func fsyncDirectory(_ path: String) throws(SystemError)
+}

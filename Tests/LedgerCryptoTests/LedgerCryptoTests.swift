@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderLedgerCryptoTests() { #expect(Bool(true)) }
