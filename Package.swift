@@ -77,7 +77,8 @@ let package = Package(
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP"]),
         .testTarget(
-            name: "LedgerSimulatorTests", dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON"]),
+            name: "LedgerSimulatorTests",
+            dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),

@@ -7,23 +7,44 @@ import Synchronization
 /// Maps a collection on every core, keeping the input order: the result is the same as a sequential map, so
 /// parallelism never changes the simulator's output.
 enum ParallelMap {
-    /// `transform` applied to every element, in order.
-    static func map<Element: Sendable, Result: Sendable>(
-        _ elements: [Element], _ transform: @Sendable (Element) -> Result
-    ) -> [Result] {
+    /// `transform` applied to every element, in order; the first error (in input order) is thrown.
+    static func map<Element: Sendable, Output: Sendable, Failure: Error>(
+        _ elements: [Element], _ transform: @Sendable (Element) throws(Failure) -> Output
+    ) throws(Failure) -> [Output] {
         let count = elements.count
         let workers = min(max(1, System.activeProcessorCount), max(1, count / 64))
-        if workers <= 1 { return elements.map(transform) }
-        let chunk = (count + workers - 1) / workers
-        let results = Mutex<[[Result]]>(Array(repeating: [], count: workers))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let lower = worker * chunk
-            let upper = min(count, lower + chunk)
-            guard lower < upper else { return }
-            let part = elements[lower..<upper].map(transform)
-            results.withLock { $0[worker] = part }
+        if workers <= 1 {
+            var outputs: [Output] = []
+            outputs.reserveCapacity(count)
+            for element in elements { outputs.append(try transform(element)) }
+            return outputs
         }
-        return results.withLock { $0.flatMap { $0 } }
+        let chunk = (count + workers - 1) / workers
+        let parts = Mutex<[Result<[Output], Failure>?]>(Array(repeating: nil, count: workers))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let lower = min(count, worker * chunk)
+            let upper = min(count, lower + chunk)
+            var outputs: [Output] = []
+            outputs.reserveCapacity(upper - lower)
+            let result: Result<[Output], Failure>
+            do throws(Failure) {
+                for element in elements[lower..<upper] { outputs.append(try transform(element)) }
+                result = .success(outputs)
+            } catch {
+                result = .failure(error)
+            }
+            parts.withLock { $0[worker] = result }
+        }
+        var outputs: [Output] = []
+        outputs.reserveCapacity(count)
+        for part in parts.withLock({ $0 }) {
+            switch part {
+            case .success(let chunk)?: outputs.append(contentsOf: chunk)
+            case .failure(let error)?: throw error
+            case nil: break
+            }
+        }
+        return outputs
     }
 }
 

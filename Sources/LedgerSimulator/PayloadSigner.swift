@@ -1,3 +1,5 @@
+import LedgerAppStore
+import LedgerCrypto
 import LedgerJSON
 
 /// Signs a JSON payload into a compact JWS (`base64url(header).base64url(payload).base64url(signature)`),
@@ -7,5 +9,37 @@ import LedgerJSON
 /// signing key and its certificates stay outside the simulation model.
 public protocol PayloadSigner: Sendable {
     /// The compact JWS of `payload`.
-    func sign(_ payload: JSONValue) -> String
+    func sign(_ payload: JSONValue) throws(SimulationError) -> String
+}
+
+/// The simulator's signer: a test PKI shaped like Apple's (root → WWDR-like intermediate → App Store leaf),
+/// derived from the seed, signing with RFC 6979 nonces so one seed always gives the same bytes.
+public struct SimulationSigner: PayloadSigner {
+    /// The PKI (its root is the trust anchor to configure with `--trust-root`).
+    public let pki: DeterministicApplePKI
+    private let signer: JWSSigner
+
+    /// Derives the PKI of a simulation seed.
+    public init(seed: UInt64) throws(SimulationError) {
+        var material = Array("ledger simulate pki".utf8)
+        for shift in stride(from: 0, to: 64, by: 8) { material.append(UInt8(truncatingIfNeeded: seed >> UInt64(shift))) }
+        do {
+            self.pki = try DeterministicApplePKI(seed: material)
+            self.signer = try pki.signer()
+        } catch {
+            throw SimulationError(.signing, "could not create the simulation's test PKI", cause: error)
+        }
+    }
+
+    /// The root certificate, DER: what `trust-root.der` holds.
+    public var rootCertificateDER: [UInt8] { pki.rootDER }
+
+    /// The compact JWS of `payload`, signed by the leaf.
+    public func sign(_ payload: JSONValue) throws(SimulationError) -> String {
+        do {
+            return try signer.sign(payload)
+        } catch {
+            throw SimulationError(.signing, "could not sign a payload", cause: error)
+        }
+    }
 }

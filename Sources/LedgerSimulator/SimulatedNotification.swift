@@ -32,11 +32,15 @@ public struct SimulatedNotification: Sendable, Hashable {
     }
 
     /// The request body Apple POSTs, `{"signedPayload":"…"}`, as compact UTF-8 JSON.
-    public func body(signedWith signer: some PayloadSigner) -> [UInt8] {
-        let transactionJWS = transaction.map { JSONValue.string(signer.sign(.object($0))) }
-        let renewalJWS = renewal.map { JSONValue.string(signer.sign(.object($0))) }
+    public func body(signedWith signer: some PayloadSigner) throws(SimulationError) -> [UInt8] {
+        let transactionJWS = try transaction.map { (object) throws(SimulationError) in
+            JSONValue.string(try signer.sign(.object(object)))
+        }
+        let renewalJWS = try renewal.map { (object) throws(SimulationError) in
+            JSONValue.string(try signer.sign(.object(object)))
+        }
         let payload = assembled(transaction: transactionJWS, renewal: renewalJWS)
-        let body: JSONValue = .object(["signedPayload": .string(signer.sign(payload))])
+        let body: JSONValue = .object(["signedPayload": .string(try signer.sign(payload))])
         return body.serializedBytes()
     }
 

@@ -23,10 +23,10 @@ public struct Simulation: Sendable {
 
     /// The request bodies in delivery order, one `{"signedPayload":"…"}` per line (JSON Lines). Each
     /// notification is signed once; its retries repeat the same bytes.
-    public func jsonLines(signedWith signer: some PayloadSigner) -> [UInt8] {
-        let bodies = signedBodies(with: signer)
+    public func jsonLines(signedWith signer: some PayloadSigner) throws(SimulationError) -> [UInt8] {
+        let bodies = try signedBodies(with: signer)
         var out: [UInt8] = []
-        out.reserveCapacity(deliveries.count * (bodies.first?.count ?? 0 + 1))
+        out.reserveCapacity(deliveries.count * ((bodies.first?.count ?? 0) + 1))
         for delivery in deliveries {
             out.append(contentsOf: bodies[delivery.notification])
             out.append(0x0A)
@@ -35,8 +35,10 @@ public struct Simulation: Sendable {
     }
 
     /// Each notification's request body, signed, indexed like ``notifications``.
-    public func signedBodies(with signer: some PayloadSigner) -> [[UInt8]] {
-        ParallelMap.map(notifications) { $0.body(signedWith: signer) }
+    public func signedBodies(with signer: some PayloadSigner) throws(SimulationError) -> [[UInt8]] {
+        try ParallelMap.map(notifications) { (notification) throws(SimulationError) in
+            try notification.body(signedWith: signer)
+        }
     }
 
     /// How many notifications of each `TYPE` or `TYPE/SUBTYPE`.
