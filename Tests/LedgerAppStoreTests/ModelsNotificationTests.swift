@@ -80,7 +80,8 @@ import Testing
             "appAppleId": 6_450_000_001, "bundleId": "com.visla.gps", "environment": "Sandbox",
             "signedAppTransactionInfo": "eyJ.app.sig",
         ])
-        let payload = try NotificationPayload(json: Fixture.notification("RESCIND_CONSENT", members: ["appData": appData]))
+        let payload = try NotificationPayload(
+            json: Fixture.notification("RESCIND_CONSENT", members: ["appData": appData]))
         #expect(payload.appData?.signedAppTransactionInfo == "eyJ.app.sig")
         #expect(payload.appData?.environment == .sandbox)
         #expect(payload.environment == .sandbox)
@@ -124,18 +125,19 @@ import Testing
         #expect(NotificationSubtype(rawValue: "BILLING_RECOVERY") == .billingRecovery)
     }
 
-    @Test(arguments: [
-        ("notificationType", JSONValue.integer(1), "notificationType", AppStoreError.Code.wrongType),
-        ("notificationType", nil, "notificationType", .missingField),
-        ("notificationUUID", "not-a-uuid", "notificationUUID", .invalidValue),
-        ("notificationUUID", nil, "notificationUUID", .missingField),
-        ("signedDate", "2025-10-01T00:00:00Z", "signedDate", .wrongType),
-        ("signedDate", nil, "signedDate", .missingField),
-        ("subtype", .bool(true), "subtype", .wrongType),
-        ("version", .integer(2), "version", .wrongType),
-        ("data", "eyJ", "data", .wrongType),
-        ("summary", .array([]), "summary", .wrongType),
-    ] as [(String, JSONValue?, String, AppStoreError.Code)])
+    @Test(
+        arguments: [
+            ("notificationType", JSONValue.integer(1), "notificationType", AppStoreError.Code.wrongType),
+            ("notificationType", nil, "notificationType", .missingField),
+            ("notificationUUID", "not-a-uuid", "notificationUUID", .invalidValue),
+            ("notificationUUID", nil, "notificationUUID", .missingField),
+            ("signedDate", "2025-10-01T00:00:00Z", "signedDate", .wrongType),
+            ("signedDate", nil, "signedDate", .missingField),
+            ("subtype", .bool(true), "subtype", .wrongType),
+            ("version", .integer(2), "version", .wrongType),
+            ("data", "eyJ", "data", .wrongType),
+            ("summary", .array([]), "summary", .wrongType),
+        ] as [(String, JSONValue?, String, AppStoreError.Code)])
     func rejectsAWrongOrMissingEnvelopeField(key: String, value: JSONValue?, path: String, code: AppStoreError.Code) {
         let json = Fixture.changing(Fixture.notification("DID_RENEW", members: ["data": Fixture.data()]), [key: value])
         let error = #expect(throws: AppStoreError.self) { try NotificationPayload(json: json) }

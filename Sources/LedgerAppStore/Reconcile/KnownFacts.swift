@@ -4,12 +4,22 @@ import LedgerCore
 /// `ledger reconcile` appends only the facts the log lacks.
 ///
 /// Apple re-signs the same transaction for every API response, so a fresh signed date alone is no
-/// news. An imported version adds a fact when its content (everything but the signed date) differs
-/// from the version the log holds as of the same instant: the latest known version signed at or
-/// before it, or the earliest known one when it predates them all. A refund that was later reversed
-/// is therefore news again, while a re-fetched unchanged transaction is not.
+/// news, and neither is a field a sparser source (a legacy receipt) does not state. An imported
+/// version adds a fact when its *state* differs from the version the log holds as of the same
+/// instant: the latest known version signed at or before it, or the earliest known one when it
+/// predates them all. A refund that was later reversed is therefore news again, while a re-fetched
+/// unchanged transaction is not.
+///
+/// The state of a transaction is what can change over its life and matters to entitlements: its
+/// product, expiry, revocation date and `isUpgraded`. The state of a renewal is its next product,
+/// auto-renew status, grace-period end and expiration intent, billing retry (absent meaning false),
+/// and, when the imported version states them, its current product, price-increase status,
+/// renewal date and renewal price.
 public struct KnownFacts: Sendable {
+    /// Per transaction id, the distinct states in signed-date order (a version whose state equals
+    /// the one before it is not kept, so memory follows changes, not deliveries).
     private var transactions: [String: [TransactionFacts]] = [:]
+    /// Per original transaction id, the distinct renewal states in signed-date order.
     private var renewals: [String: [RenewalFacts]] = [:]
 
     /// An empty knowledge.
@@ -30,46 +40,51 @@ public struct KnownFacts: Sendable {
     public func adds(_ record: LedgerRecord) -> Bool {
         guard record.transaction != nil || record.renewal != nil else { return true }
         if let transaction = record.transaction,
-            Self.isNew(transaction, among: transactions[transaction.transactionId] ?? [], content: Self.content)
+            Self.isNew(transaction, among: transactions[transaction.transactionId] ?? [])
         {
             return true
         }
-        if let renewal = record.renewal,
-            Self.isNew(renewal, among: renewals[renewal.originalTransactionId] ?? [], content: Self.content)
-        {
+        if let renewal = record.renewal, Self.isNew(renewal, among: renewals[renewal.originalTransactionId] ?? []) {
             return true
         }
         return false
     }
 
-    private static func insert<T: Hashable>(_ facts: T, into versions: inout [T]) where T: SignedFacts {
+    private static func insert<T: StatefulFacts>(_ facts: T, into versions: inout [T]) {
         let index = versions.firstIndex { $0.signedDate > facts.signedDate } ?? versions.count
+        if index > 0, !facts.changesState(of: versions[index - 1]) { return }
         versions.insert(facts, at: index)
     }
 
-    private static func isNew<T: SignedFacts>(_ facts: T, among versions: [T], content: (T) -> T) -> Bool {
+    private static func isNew<T: StatefulFacts>(_ facts: T, among versions: [T]) -> Bool {
         guard let earliest = versions.first else { return true }
         let prior = versions.last { $0.signedDate <= facts.signedDate } ?? earliest
-        return content(prior) != content(facts)
-    }
-
-    private static func content(_ facts: TransactionFacts) -> TransactionFacts {
-        var copy = facts
-        copy.signedDate = Instant(milliseconds: 0)
-        return copy
-    }
-
-    private static func content(_ facts: RenewalFacts) -> RenewalFacts {
-        var copy = facts
-        copy.signedDate = Instant(milliseconds: 0)
-        return copy
+        return facts.changesState(of: prior)
     }
 }
 
-/// Facts that carry the date Apple signed them.
-protocol SignedFacts: Hashable {
+/// Signed facts whose versions can be compared by state.
+protocol StatefulFacts: Sendable {
+    /// When this version was signed (or observed, for legacy receipts).
     var signedDate: Instant { get }
+    /// Whether this version states something different from `prior`.
+    func changesState(of prior: Self) -> Bool
 }
 
-extension TransactionFacts: SignedFacts {}
-extension RenewalFacts: SignedFacts {}
+extension TransactionFacts: StatefulFacts {
+    func changesState(of prior: TransactionFacts) -> Bool {
+        productId != prior.productId || expiresDate != prior.expiresDate || revocationDate != prior.revocationDate
+            || isUpgraded != prior.isUpgraded
+    }
+}
+
+extension RenewalFacts: StatefulFacts {
+    func changesState(of prior: RenewalFacts) -> Bool {
+        func differs<V: Equatable>(_ mine: V?, _ theirs: V?) -> Bool { mine != nil && mine != theirs }
+        return autoRenewProductId != prior.autoRenewProductId || autoRenewStatus != prior.autoRenewStatus
+            || gracePeriodExpiresDate != prior.gracePeriodExpiresDate || expirationIntent != prior.expirationIntent
+            || (isInBillingRetryPeriod ?? false) != (prior.isInBillingRetryPeriod ?? false)
+            || differs(productId, prior.productId) || differs(priceIncreaseStatus, prior.priceIncreaseStatus)
+            || differs(renewalDate, prior.renewalDate) || differs(renewalPrice, prior.renewalPrice)
+    }
+}

@@ -6,7 +6,7 @@ import LedgerCore
 /// Signed imports key on the signed dates: Apple signs a fresh version of a transaction for every
 /// API response, and each version is a fact of its own (the fold takes the latest signed). Whether a
 /// fresh version adds anything the log lacks is ``KnownFacts``'s question, not the key's. Legacy
-/// receipts carry no signed date, so their keys are the facts that can change.
+/// transactions carry no signed date, so their keys are the facts that can change.
 public enum ReconcileKey {
     /// `txn:<transactionId>:<signedDate ms>`: one signed version of a transaction from Get Transaction History.
     public static func transaction(_ transaction: TransactionPayload) -> String {
@@ -26,22 +26,15 @@ public enum ReconcileKey {
         "legacy:\(facts.transactionId):\(dash(facts.expiresDate)):\(dash(facts.revocationDate))"
     }
 
-    /// `legacy-renewal:<original_transaction_id>:<auto_renew_product_id or ->:<auto_renew_status>:`
-    /// `<is_in_billing_retry_period>:<grace_period_expires_date_ms>:<expiration_intent>` (each `-` when
-    /// absent): one state of a subscription's pending renewal in a legacy receipt.
+    /// `legacy-renewal:<original_transaction_id>:<as-of ms>`: a subscription's pending renewal as a
+    /// legacy response reported it at its ``LegacyReceiptResponse/asOf`` instant. Re-importing the
+    /// same response repeats the key; a later response is a new observation, which ``KnownFacts``
+    /// drops when the state did not change (a state that changes and changes back is still seen).
     public static func legacyRenewal(_ facts: RenewalFacts) -> String {
-        let parts = [
-            facts.autoRenewProductId ?? "-", flag(facts.autoRenewStatus), flag(facts.isInBillingRetryPeriod),
-            dash(facts.gracePeriodExpiresDate), facts.expirationIntent.map { String($0) } ?? "-",
-        ]
-        return "legacy-renewal:\(facts.originalTransactionId):" + parts.joined(separator: ":")
+        "legacy-renewal:\(facts.originalTransactionId):\(facts.signedDate.milliseconds)"
     }
 
     private static func dash(_ instant: Instant?) -> String {
         instant.map { String($0.milliseconds) } ?? "-"
-    }
-
-    private static func flag(_ value: Bool?) -> String {
-        value.map { $0 ? "1" : "0" } ?? "-"
     }
 }

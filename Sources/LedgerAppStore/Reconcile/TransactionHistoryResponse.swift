@@ -4,7 +4,8 @@ import LedgerJSON
 /// One page of the App Store Server API's Get Transaction History response (`HistoryResponse`).
 ///
 /// Each entry of ``signedTransactions`` is a compact JWS the caller verifies like a notification's
-/// signed transaction before mapping it with ``LedgerCore/LedgerRecord/init(historyTransaction:evidence:)``.
+/// signed transaction before mapping it with
+/// ``LedgerCore/LedgerRecord/init(historyTransaction:responseEnvironment:evidence:)``.
 public struct TransactionHistoryResponse: Hashable, Sendable {
     /// The signed transactions (`JWSTransactionDecodedPayload` each), oldest first as Apple pages them.
     public var signedTransactions: [String]

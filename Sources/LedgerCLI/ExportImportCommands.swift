@@ -1,0 +1,67 @@
+import LedgerCore
+import LedgerJSON
+import LedgerService
+
+/// `ledger export` and `ledger import`.
+enum ExportImportCommands {
+    static func export(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let from = try context.integer("--from-seq", in: 1...Int64.max) ?? 1
+        let ledger = try Commands.openReader(context)
+        defer { ledger.log.close() }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        do {
+            try ledger.log.forEach(from: UInt64(from)) { record in
+                try ledger.exportLine(record).write(into: &buffer)
+                buffer.append(0x0A)
+                if buffer.count > 1 << 20 {
+                    Terminal.out(String(decoding: buffer, as: UTF8.self))
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch let error as ServiceError {
+            throw Commands.failure(error)
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        Terminal.out(String(decoding: buffer, as: UTF8.self))
+        return 0
+    }
+
+    static func importFile(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let bytes = try InputFile.read(context.arguments.positionals[0], limit: 8 << 30)
+        var lines: [JSONValue] = []
+        for (index, line) in bytes.split(separator: 0x0A).enumerated() where line.contains(where: { $0 > 0x20 }) {
+            do {
+                lines.append(try JSONValue.parse(Array(line)))
+            } catch {
+                throw CLIError.failure("line \(index + 1) is not JSON: \(error)")
+            }
+        }
+        let environment = lines.lazy.compactMap { $0["record"]?["environment"]?.string }.first
+            .map(LedgerEnvironment.init(rawValue:))
+        let ledger = try Commands.openWriter(context, environment: environment)
+        defer { ledger.log.close() }
+        var appended = 0
+        var alreadyKnown = 0
+        let progress = Progress(label: "import", total: lines.count)
+        var start = 0
+        while start < lines.count {
+            let end = min(start + 8192, lines.count)
+            do {
+                let result = try ledger.importLines(Array(lines[start..<end]))
+                appended += result.appended
+                alreadyKnown += result.alreadyKnown
+            } catch {
+                progress.finish()
+                throw Commands.failure(error)
+            }
+            start = end
+            progress.update(start)
+        }
+        progress.finish()
+        let summary: JSONValue = .object(["appended": .int(appended), "alreadyKnown": .int(alreadyKnown)])
+        Terminal.line(summary.serialized())
+        return 0
+    }
+}

@@ -1,0 +1,33 @@
+import LedgerAppStore
+import LedgerJSON
+
+/// `ledger inspect`: verify one signed payload as Apple's SignedDataVerifier does and print it decoded.
+enum InspectCommand {
+    static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let kind = context.arguments.value("--as") ?? "notification"
+        guard ["notification", "transaction", "renewal"].contains(kind) else {
+            throw CLIError.usage("--as must be notification, transaction or renewal", command: "inspect")
+        }
+        let verifier = try VerifySettings.verifier(context)
+        let input = try InputFile.read(context.arguments.positionals[0], limit: SignedDataVerifier.maximumBodyByteCount)
+        do {
+            let signed = try SignedDataVerifier.signedData(fromInput: input)
+            let decoded: JSONValue
+            switch kind {
+            case "transaction": decoded = try verifier.verifyTransaction(signed)
+            case "renewal": decoded = try verifier.verifyRenewalInfo(signed)
+            default: decoded = try verifier.verifyNotification(signed).expandedPayload
+            }
+            Terminal.line(decoded.serialized(.pretty))
+            return 0
+        } catch {
+            if context.json {
+                context.printJSON(
+                    .object(["valid": false, "status": .string(error.status.rawValue), "message": .string(error.message)]))
+            } else {
+                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
+            }
+            return 1
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import LedgerCrypto
+import LedgerJSON
+import LedgerLog
+import LedgerService
+
+/// `ledger verify`, `digest`, `repair` and `rebuild`: the log's integrity and its derived files.
+enum LogCommands {
+    static func verify(_ context: CommandContext) throws(CLIError) -> Int32 {
+        var expected: [UInt8]?
+        if let text = context.arguments.value("--expect-head") {
+            guard let bytes = Hex.decode(text), bytes.count == 32 else {
+                throw CLIError.usage("--expect-head must be 64 hexadecimal characters (a SHA-256)", command: "verify")
+            }
+            expected = bytes
+        }
+        let report: VerifyReport
+        do {
+            report = try EventLog.verify(at: context.dataDirectory, expectHead: expected)
+        } catch {
+            throw CLIError.failure(error.message)
+        }
+        if context.json {
+            var object: JSONObject = [
+                "ok": .bool(report.ok), "records": .integer(Int64(clamping: report.records)),
+                "headSeq": .integer(Int64(clamping: report.headSeq)), "headHash": .string(Hex.encode(report.headHash)),
+                "segments": .int(report.segments), "environment": .string(report.environment),
+            ]
+            if let problem = report.problem {
+                object["problem"] = .object([
+                    "kind": .string(problem.kind.description), "segment": .string(problem.segment),
+                    "offset": .integer(problem.offset), "seq": .integer(problem.seq.map { Int64(clamping: $0) }),
+                    "message": .string(problem.message),
+                ])
+            }
+            context.printJSON(.object(object))
+        } else {
+            Terminal.line("records \(report.records) in \(report.segments) segment(s)")
+            Terminal.line("head seq \(report.headSeq)")
+            Terminal.line("head hash \(Hex.encode(report.headHash))")
+        }
+        if let problem = report.problem {
+            Terminal.err("error: \(problem.message)\n")
+            return 1
+        }
+        return 0
+    }
+
+    static func digest(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let ledger = try Commands.openReader(context)
+        defer { ledger.log.close() }
+        let head = ledger.log.head
+        let at = Instant(milliseconds: head.seq == 0 ? wallClockMillis() : ledger.log.headTime)
+        let digest: JSONValue = .object([
+            "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)), "at": .string(at.iso8601),
+        ])
+        if context.json {
+            context.printJSON(digest)
+        } else {
+            Terminal.line("seq \(head.seq)\nhead \(Hex.encode(head.hash))\nat \(at.iso8601)")
+        }
+        return 0
+    }
+
+    static func repair(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let report: RepairReport
+        do {
+            report = try EventLog.repair(at: context.dataDirectory)
+        } catch {
+            throw CLIError.failure(error.message)
+        }
+        let cut = report.cut.map { "\($0)" } ?? "nothing to cut: the log ends on a valid record"
+        if context.json {
+            context.printJSON(
+                .object([
+                    "cut": report.cut.map { .object(["segment": .string($0.segment), "offset": .integer($0.offset),
+                        "bytes": .integer($0.bytesCut), "savedAs": .string($0.savedAs)]) } ?? .null,
+                    "headSeq": .integer(Int64(clamping: report.headSeq)), "headHash": .string(Hex.encode(report.headHash)),
+                ]))
+        } else {
+            Terminal.line(cut)
+            Terminal.line("head seq \(report.headSeq), head hash \(Hex.encode(report.headHash))")
+        }
+        return 0
+    }
+
+    static func rebuild(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let ledger = try Commands.openWriter(context, environment: nil)
+        defer { ledger.log.close() }
+        let total = ledger.log.head.seq
+        let progress = Progress(label: "rebuild", total: Int(total))
+        do {
+            try ledger.log.rebuildIndexes { done in progress.update(Int(done)) }
+            progress.finish()
+            let projection = try ledger.rebuildProjections { done in progress.update(Int(done)) }
+            progress.finish()
+            let summary: JSONValue = .object([
+                "records": .integer(Int64(clamping: total)), "subjects": .int(ledger.log.subjectCount),
+                "users": .int(projection.users), "subscriptions": .int(projection.subscriptions),
+            ])
+            if context.json {
+                context.printJSON(summary)
+            } else {
+                Terminal.line(
+                    "rebuilt indexes and projections from \(total) records: \(projection.users) users, "
+                        + "\(projection.subscriptions) subscriptions")
+            }
+        } catch let error as LogError {
+            throw CLIError.failure(error.message)
+        } catch let error as ServiceError {
+            throw Commands.failure(error)
+        } catch {
+            throw CLIError(.internalError, "\(error)")
+        }
+        return 0
+    }
+}
+
+import LedgerCore

@@ -1,0 +1,79 @@
+import LedgerCore
+import LedgerJSON
+import LedgerLog
+import LedgerService
+
+/// `ledger link` and `ledger correct`: operator records, appended, never rewriting history.
+enum OperatorCommands {
+    static func operatorFields(_ context: CommandContext) throws(CLIError) -> (reason: String, name: String) {
+        let reason = try context.required("--reason")
+        let name = try context.required("--operator")
+        guard reason.utf8.count <= 2000, name.utf8.count <= 200 else {
+            throw CLIError.usage("--reason is limited to 2000 bytes and --operator to 200", command: context.arguments.command)
+        }
+        return (reason, name)
+    }
+
+    static func link(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let otid = try context.required("--original-transaction-id")
+        var owner: SubjectQuery?
+        if let user = try context.integer("--user", in: 0...Int64(UInt32.max)) { owner = .user(user) }
+        if let token = context.arguments.value("--account-token") {
+            guard owner == nil, let canonical = AccountToken.canonical(token) else {
+                throw CLIError.usage("name one owner: --user N or --account-token UUID", command: "link")
+            }
+            owner = .account(canonical)
+        }
+        guard let owner else { throw CLIError.usage("name the owner: --user N or --account-token UUID", command: "link") }
+        let (reason, name) = try operatorFields(context)
+        let ledger = try Commands.openWriter(context, environment: nil)
+        defer { ledger.log.close() }
+        do {
+            report(try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name), context)
+        } catch {
+            throw Commands.failure(error)
+        }
+        return 0
+    }
+
+    static func correct(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let query = try context.subject()
+        guard let from = try context.instant("--from") else { throw CLIError.usage("missing --from T", command: "correct") }
+        let action: Correction.Action
+        switch (context.arguments.value("--grant"), context.arguments.has("--revoke")) {
+        case (let product?, false):
+            guard let until = try context.instant("--until"), until > from else {
+                throw CLIError.usage("--grant needs --until T after --from", command: "correct")
+            }
+            action = .grant(productId: product, from: from, until: until)
+        case (nil, true):
+            action = .revoke(from: from)
+        default:
+            throw CLIError.usage("give either --grant PRODUCT --from T --until T or --revoke --from T", command: "correct")
+        }
+        let (reason, name) = try operatorFields(context)
+        let ledger = try Commands.openWriter(context, environment: nil)
+        defer { ledger.log.close() }
+        do {
+            report(try ledger.correct(query, action: action, reason: reason, operatorName: name), context)
+        } catch {
+            throw Commands.failure(error)
+        }
+        return 0
+    }
+
+    static func report(_ outcome: AppendOutcome, _ context: CommandContext) {
+        let json: JSONValue
+        switch outcome {
+        case .appended(let seq, _): json = .object(["appended": true, "seq": .integer(Int64(clamping: seq))])
+        case .duplicate(let seq): json = .object(["appended": false, "seq": .integer(Int64(clamping: seq))])
+        }
+        if context.json {
+            context.printJSON(json)
+        } else if case .appended(let seq, _) = outcome {
+            Terminal.line("appended as record \(seq)")
+        } else {
+            Terminal.line("already recorded as record \(outcome.seq); nothing appended")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import LedgerJSON
+import LedgerService
+
+/// `ledger quarantine`: the rejected payloads with time, status and reason.
+enum QuarantineCommand {
+    static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let items: [Quarantine.Item]
+        do {
+            items = try Quarantine(dataDirectory: context.dataDirectory).items()
+        } catch {
+            throw Commands.failure(error)
+        }
+        if context.json {
+            context.printJSON(
+                .array(
+                    items.map { item in
+                        .object([
+                            "at": .string(item.at.iso8601), "status": .string(item.status),
+                            "message": .string(item.message), "sha256": .string(item.sha256), "size": .int(item.size),
+                            "body": .string(item.body),
+                        ])
+                    }))
+            return 0
+        }
+        if items.isEmpty { Terminal.line("the quarantine is empty") }
+        for item in items {
+            Terminal.line("\(item.at.iso8601)  \(item.status)  \(item.message)  (\(item.size) bytes, sha256 \(item.sha256.prefix(16))…)")
+        }
+        return 0
+    }
+}

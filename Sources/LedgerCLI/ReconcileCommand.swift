@@ -1,0 +1,36 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerJSON
+import LedgerLog
+import LedgerService
+
+/// `ledger reconcile`: App Store Server API or verifyReceipt responses → only the facts the log lacks.
+enum ReconcileCommand {
+    static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let directory = context.dataDirectory
+        let bound = try? Ledger.openReader(at: directory).environment
+        let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        let bytes = try InputFile.read(context.arguments.positionals[0], limit: 1 << 30)
+        let documents: [ReconcileDocument]
+        do {
+            documents = try ReconcileDocument.parseAll(bytes)
+        } catch {
+            throw CLIError.failure("\(context.arguments.positionals[0]): \(error.description)")
+        }
+        let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
+        defer { ledger.log.close() }
+        let counts: ReconcileCounts
+        do {
+            counts = try ledger.reconcile(
+                documents, verifier: verifier, quarantine: Quarantine(dataDirectory: directory),
+                now: Instant(milliseconds: wallClockMillis()))
+        } catch {
+            throw Commands.failure(error)
+        }
+        let summary: JSONValue = .object([
+            "appended": .int(counts.appended), "alreadyKnown": .int(counts.alreadyKnown), "rejected": .int(counts.rejected),
+        ])
+        Terminal.line(summary.serialized())
+        return counts.rejected == 0 ? 0 : 1
+    }
+}

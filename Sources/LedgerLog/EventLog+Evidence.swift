@@ -1,0 +1,84 @@
+import LedgerCrypto
+import LedgerSystem
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Distinguishes temporary evidence files written concurrently by one process.
+private let evidenceCounter = Atomic<Int>(0)
+
+extension EventLog {
+    /// Stores raw evidence (e.g. a signed notification payload) content-addressed by its SHA-256, durably
+    /// (file and directory fsynced) before returning the digest. Storing the same bytes again is a no-op.
+    /// Store the evidence before appending the record that references it.
+    @discardableResult
+    public func putEvidence(_ bytes: [UInt8]) throws(LogError) -> [UInt8] {
+        try putEvidence(batch: [bytes])[0]
+    }
+
+    /// Stores several pieces of evidence with one pass of fsyncs per directory; returns their digests in order.
+    public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
+        guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
+        var digests: [[UInt8]] = []
+        var written: [(temporary: String, final: String)] = []
+        var directories: Set<String> = []
+        do throws(SystemError) {
+            for bytes in batch {
+                let digest = SHA256.hash(bytes)
+                digests.append(digest)
+                let path = evidencePath(digest)
+                if let status = try fileSystem.stat(path), status.size == Int64(bytes.count) { continue }
+                let folder = Path.parent(of: path)
+                try fileSystem.createDirectories(folder)
+                let number = evidenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
+                let temporary = "\(path).tmp-\(getpid())-\(number)"
+                let fd = try fileSystem.open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
+                do throws(SystemError) {
+                    try fileSystem.writeAll(fd, bytes, at: 0)
+                    try fileSystem.fsync(fd)
+                    try fileSystem.close(fd)
+                } catch {
+                    try? fileSystem.close(fd)
+                    try? fileSystem.unlink(temporary)
+                    throw error
+                }
+                written.append((temporary, path))
+                directories.insert(folder)
+            }
+            for file in written { try fileSystem.rename(file.temporary, to: file.final) }
+            for folder in directories { try fileSystem.fsyncDirectory(folder) }
+        } catch {
+            for file in written { try? fileSystem.unlink(file.temporary) }
+            throw LogError.system(error, "storing evidence in \(directory.evidence)")
+        }
+        return digests
+    }
+
+    /// The evidence with this SHA-256, or nil when none is stored.
+    /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name.
+    public func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]? {
+        let path = evidencePath(sha256)
+        let bytes: [UInt8]?
+        do {
+            bytes = try fileSystem.readFile(path)
+        } catch {
+            throw LogError.system(error, "reading evidence \(path)")
+        }
+        guard let bytes else { return nil }
+        guard SHA256.hash(bytes) == sha256 else {
+            throw LogError(
+                .evidenceDamaged, "evidence \(path) no longer matches its SHA-256; restore it from a backup")
+        }
+        return bytes
+    }
+
+    /// Where the evidence with this digest lives: `evidence/<first 2 hex>/<other 62 hex>`.
+    public func evidencePath(_ sha256: [UInt8]) -> String {
+        let hex = Hex.encode(sha256)
+        return Path.join(Path.join(directory.evidence, String(hex.prefix(2))), String(hex.dropFirst(2)))
+    }
+}

@@ -1,0 +1,91 @@
+import LedgerSystem
+import LedgerCrypto
+
+/// What `verify` found.
+public struct VerifyReport: Sendable, Hashable {
+    /// How many valid records precede the first problem (all of them when there is none).
+    public var records: UInt64
+    /// The last valid record's seq.
+    public var headSeq: UInt64
+    /// Its chain hash (the genesis hash when the log is empty).
+    public var headHash: [UInt8]
+    /// The last valid record's time (ms since the epoch; 0 when empty).
+    public var headTime: Int64
+    /// The environment the directory is bound to (nil when never written).
+    public var environment: String?
+    /// How many segment files there are.
+    public var segments: Int
+    /// The first problem, if any.
+    public var problem: LogProblem?
+
+    /// Whether every checksum, seq, time and chain hash is right (and the head is the expected one).
+    public var ok: Bool { problem == nil }
+}
+
+/// What `repair` did.
+public struct RepairReport: Sendable, Hashable {
+    /// The torn tail that was cut, if there was one.
+    public var cut: RecoveryReport?
+    /// The head after the repair.
+    public var headSeq: UInt64
+    /// Its chain hash.
+    public var headHash: [UInt8]
+}
+
+extension EventLog {
+    /// Checks every segment header and record — checksum, gap-free seq, time order and the whole hash chain —
+    /// without writing anything and without the lock, and reports the first problem with its segment, offset and
+    /// record.
+    /// - Parameters:
+    ///   - expectHead: a pinned chain hash; the check fails unless it is the hash of record `expectSeq`
+    ///     (or of the head when `expectSeq` is nil). Any rewrite of history up to there changes it.
+    ///   - progress: called now and then with the seq reached.
+    /// - Throws: only when files cannot be read at all.
+    public static func verify(
+        at directory: String, expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil,
+        fileSystem: any FileSystem = PosixFileSystem(), progress: ((UInt64) -> Void)? = nil
+    ) throws(LogError) -> VerifyReport {
+        let layout = DataDirectory(root: directory)
+        let meta = try Meta.read(fileSystem, layout)
+        var pinned: [UInt8]?
+        let walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
+            view in
+            if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
+            if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+        }
+        walk.closeAll(fileSystem)
+        let environment = meta?.environment ?? walk.environment
+        let headHash = walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        var report = VerifyReport(
+            records: walk.headSeq, headSeq: walk.headSeq, headHash: headHash, headTime: walk.headTime,
+            environment: environment, segments: try layout.segmentNames(fileSystem).count, problem: walk.problem)
+        if meta == nil && walk.headSeq > 0 && report.problem == nil {
+            report.problem = LogProblem(
+                kind: .damagedSegmentHeader, segment: nil, offset: nil, seq: nil,
+                message: "\(layout.meta) is missing although the log holds records; restore it from a backup")
+        }
+        if let expectHead, report.problem == nil || expectSeq != nil {
+            let actual = expectSeq == nil ? headHash : pinned
+            if actual != expectHead {
+                let at = expectSeq.map { "record \($0)" } ?? "the head (record \(walk.headSeq))"
+                let found = actual.map { Hex.encode($0) } ?? "no such record"
+                report.problem = report.problem ?? LogProblem(
+                    kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? walk.headSeq,
+                    message: "the chain hash of \(at) is \(found), not the expected \(Hex.encode(expectHead)); "
+                        + "history was rewritten or this is another log")
+            }
+        }
+        return report
+    }
+
+    /// Cuts a torn tail after the last valid record, keeping the cut bytes in `lost+found`; never drops a valid
+    /// record. Takes the writer lock. Refuses with ``LogError/Code/damaged`` when damage is not at the tail.
+    public static func repair(at directory: String, fileSystem: any FileSystem = PosixFileSystem())
+        throws(LogError) -> RepairReport
+    {
+        let log = try openWriter(at: directory, environment: nil, fileSystem: fileSystem)
+        defer { log.close() }
+        let (seq, hash) = log.head
+        return RepairReport(cut: log.recovery, headSeq: seq, headHash: hash)
+    }
+}

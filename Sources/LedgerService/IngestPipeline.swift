@@ -1,0 +1,140 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerJSON
+import LedgerLog
+
+/// What became of one notification body.
+public enum IngestResult: Sendable, Hashable {
+    /// Verified and appended durably at `seq`.
+    case appended(seq: UInt64)
+    /// Verified; its notificationUUID was already in the log at `seq`.
+    case duplicate(seq: UInt64)
+    /// Not appended: kept in the quarantine with Apple's status name and the reason.
+    case rejected(status: String, message: String)
+}
+
+/// Counts of ingest results, as `ledger ingest` prints them.
+public struct IngestCounts: Sendable, Hashable {
+    /// Appended records.
+    public var accepted = 0
+    /// Known notifications skipped.
+    public var duplicates = 0
+    /// Rejected bodies.
+    public var rejected = 0
+
+    /// Empty counts.
+    public init() {}
+
+    /// Adds one result.
+    public mutating func add(_ result: IngestResult) {
+        switch result {
+        case .appended: accepted += 1
+        case .duplicate: duplicates += 1
+        case .rejected: rejected += 1
+        }
+    }
+}
+
+/// Verify → decode → map → append, for notification bodies exactly as Apple POSTs them.
+///
+/// Nothing unverified is appended: a body that fails verification or decoding is rejected into the
+/// quarantine with its reason. One accepted notification is one log record.
+public final class IngestPipeline: Sendable {
+    /// The largest body accepted, as for the webhook.
+    public static let maxBodyBytes = 1 << 20
+
+    /// Where records go.
+    public let ledger: Ledger
+    /// The App Store verifier.
+    public let verifier: SignedDataVerifier
+    /// Where rejected bodies go.
+    public let quarantine: Quarantine
+    let clock: @Sendable () -> Int64
+
+    /// Creates a pipeline.
+    public init(
+        ledger: Ledger, verifier: SignedDataVerifier, quarantine: Quarantine,
+        clock: @escaping @Sendable () -> Int64 = wallClockMillis
+    ) {
+        self.ledger = ledger
+        self.verifier = verifier
+        self.quarantine = quarantine
+        self.clock = clock
+    }
+
+    /// A body turned into a record, or the reason it was refused.
+    public enum Prepared: Sendable {
+        /// Verified and mapped: the record and the raw signed payload (its evidence).
+        case record(LedgerRecord, evidence: [UInt8])
+        /// Refused.
+        case rejected(status: String, message: String)
+    }
+
+    /// Verifies and maps one body without touching the log (thread-safe; run it on any thread).
+    public func prepare(body: [UInt8]) -> Prepared {
+        guard body.count <= Self.maxBodyBytes else {
+            return .rejected(status: "PAYLOAD_TOO_LARGE", message: "body of \(body.count) bytes is over 1 MiB")
+        }
+        let verified: VerifiedNotification
+        do {
+            verified = try verifier.verifyNotification(body: body)
+        } catch {
+            return .rejected(status: error.status.rawValue, message: error.message)
+        }
+        do {
+            let notification = try NotificationPayload(json: verified.payload)
+            let transaction = try verified.transaction.map(TransactionPayload.init(json:))
+            let renewal = try verified.renewalInfo.map(RenewalInfoPayload.init(json:))
+            let record = try LedgerRecord(
+                notification: notification, transaction: transaction, renewal: renewal, evidence: nil)
+            return .record(record, evidence: Array(verified.signedPayload.utf8))
+        } catch {
+            // Apple's verifier decodes the payload into its type and reports a failure as a format error.
+            return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.description)
+        }
+    }
+
+    /// Ingests bodies: verifies each, appends the accepted ones in one durable batch, quarantines the
+    /// rest. Throws only when the log cannot be written (then nothing of the batch was appended).
+    public func ingest(bodies: [[UInt8]]) throws(ServiceError) -> [IngestResult] {
+        let prepared = bodies.map(prepare(body:))
+        return try commit(prepared, bodies: bodies)
+    }
+
+    /// Ingests one body (the webhook's path): durable on return.
+    public func ingest(body: [UInt8]) throws(ServiceError) -> IngestResult {
+        try ingest(bodies: [body])[0]
+    }
+
+    /// Appends the prepared records of a batch and quarantines its rejections.
+    public func commit(_ prepared: [Prepared], bodies: [[UInt8]]) throws(ServiceError) -> [IngestResult] {
+        var results = [IngestResult?](repeating: nil, count: prepared.count)
+        var items: [(record: LedgerRecord, evidence: [UInt8]?)] = []
+        var positions: [Int] = []
+        for (index, item) in prepared.enumerated() {
+            switch item {
+            case .record(let record, let evidence):
+                if let seq = ledger.log.seq(forIdempotencyKey: record.idempotencyKey) {
+                    results[index] = .duplicate(seq: seq)
+                } else {
+                    items.append((record, evidence))
+                    positions.append(index)
+                }
+            case .rejected(let status, let message):
+                try quarantine.keep(
+                    body: bodies[index], status: status, message: message, at: Instant(milliseconds: clock()))
+                results[index] = .rejected(status: status, message: message)
+            }
+        }
+        if !items.isEmpty {
+            let outcomes = try ledger.append(items)
+            for (position, outcome) in zip(positions, outcomes) {
+                switch outcome {
+                case .appended(let seq, _): results[position] = .appended(seq: seq)
+                case .duplicate(let seq): results[position] = .duplicate(seq: seq)
+                }
+            }
+        }
+        return results.map { $0! }
+    }
+}

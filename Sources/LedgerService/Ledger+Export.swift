@@ -1,0 +1,91 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerCrypto
+import LedgerJSON
+import LedgerLog
+
+/// Export and import: the log as JSON Lines, one record a line, carrying everything needed to append it
+/// again byte for byte (so an import into an empty directory reproduces the head hash) plus the
+/// normalised record and its evidence for people and other tools.
+///
+/// A line: `{"seq","recordedAt","recordedAtMs","idempotencyKey","subjectKeys","hash","payload" (base64 of
+/// the binary record),"record" (normalised JSON),"evidence":{"sha256","signedPayload"} (when the record has
+/// evidence)}`.
+extension Ledger {
+    /// The export line of one log record.
+    public func exportLine(_ record: LogRecord) throws(ServiceError) -> JSONValue {
+        let entry = try Ledger.entry(from: record)
+        var object: JSONObject = [
+            "seq": .integer(Int64(clamping: record.seq)),
+            "recordedAt": .string(Instant(milliseconds: record.recordedAt).iso8601),
+            "recordedAtMs": .integer(record.recordedAt),
+            "idempotencyKey": .string(record.idempotencyKey),
+            "subjectKeys": .array(record.subjectKeys.map(JSONValue.string)),
+            "hash": .string(Hex.encode(record.hash)),
+            "payload": .string(Base64.encode(record.payload)),
+            "record": entry.record.json,
+        ]
+        if let sha = entry.record.evidence {
+            let raw: [UInt8]?
+            do {
+                raw = try log.evidence(sha)
+            } catch {
+                throw ServiceError(error)
+            }
+            object["evidence"] = .object([
+                "sha256": .string(Hex.encode(sha)),
+                "signedPayload": .string(raw.map { String(decoding: $0, as: UTF8.self) }),
+            ])
+        }
+        return .object(object)
+    }
+
+    /// Appends the records of export lines, idempotently (a record already in the log by its idempotency
+    /// key is skipped). Each line is checked: the payload must decode, and the evidence must hash to what
+    /// the record references.
+    public func importLines(_ lines: [JSONValue]) throws(ServiceError) -> (appended: Int, alreadyKnown: Int) {
+        var entries: [LogEntry] = []
+        var evidence: [[UInt8]] = []
+        for (index, line) in lines.enumerated() {
+            let where_ = "line \(index + 1)"
+            guard let key = line["idempotencyKey"]?.string, let payloadText = line["payload"]?.string,
+                let payload = Base64.decode(payloadText), let recordedAt = line["recordedAtMs"]?.int64
+            else {
+                throw ServiceError(
+                    .invalidInput, "\(where_) is not an export line: it needs idempotencyKey, payload and recordedAtMs")
+            }
+            let record: LedgerRecord
+            do {
+                record = try LedgerRecord(decoding: payload)
+            } catch {
+                throw ServiceError(.invalidInput, "\(where_): the payload is not a ledger record: \(error)")
+            }
+            if let environment = log.environment, environment != record.environment.rawValue {
+                throw ServiceError(
+                    .environmentMismatch,
+                    "\(where_) is a \(record.environment.rawValue) record; this data directory holds \(environment)")
+            }
+            if let sha = record.evidence {
+                guard let text = line["evidence"]?["signedPayload"]?.string else {
+                    throw ServiceError(.invalidInput, "\(where_): the record references evidence the line does not carry")
+                }
+                let bytes = Array(text.utf8)
+                guard SHA256.hash(bytes) == sha else {
+                    throw ServiceError(.invalidInput, "\(where_): the evidence does not hash to what the record references")
+                }
+                evidence.append(bytes)
+            }
+            let subjectKeys = line["subjectKeys"]?.array?.compactMap(\.string) ?? SubjectKeys.keys(for: record)
+            entries.append(
+                LogEntry(idempotencyKey: key, subjectKeys: subjectKeys, payload: payload, recordedAt: recordedAt))
+        }
+        do {
+            if !evidence.isEmpty { _ = try log.putEvidence(batch: evidence) }
+            let outcomes = try log.append(entries)
+            let appended = outcomes.filter { if case .appended = $0 { return true } else { return false } }.count
+            return (appended, outcomes.count - appended)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import LedgerCore
+import LedgerLog
+import LedgerCrypto
+
+/// Operator records: links and corrections. They never rewrite history; they are facts of their own,
+/// appended with a content key so that running the same command twice appends once.
+extension Ledger {
+    /// Appends a link of a subscription to a user or account.
+    public func link(
+        originalTransactionId: String, to owner: SubjectQuery, reason: String, operatorName: String
+    ) throws(ServiceError) -> AppendOutcome {
+        let subject: Subject
+        switch owner {
+        case .user(let id):
+            subject = Subject(originalTransactionId: originalTransactionId, appAccountToken: AccountToken.token(forUser: id), userId: id)
+        case .account(let token):
+            subject = Subject(originalTransactionId: originalTransactionId, appAccountToken: token)
+        case .originalTransaction:
+            throw ServiceError(.invalidInput, "a link attaches a subscription to a user or an account token")
+        }
+        let key = Self.operatorKey(["link", originalTransactionId, subject.appAccountToken ?? "", reason, operatorName])
+        let record = LedgerRecord(
+            environment: try boundEnvironment(), source: .link, idempotencyKey: key, subject: subject,
+            link: Link(reason: reason, operatorName: operatorName))
+        return try append([(record, nil)])[0]
+    }
+
+    /// Appends a correction for a subject.
+    public func correct(_ query: SubjectQuery, action: Correction.Action, reason: String, operatorName: String)
+        throws(ServiceError) -> AppendOutcome
+    {
+        let subject: Subject
+        switch query {
+        case .user(let id): subject = Subject(appAccountToken: AccountToken.token(forUser: id), userId: id)
+        case .account(let token): subject = Subject(appAccountToken: token)
+        case .originalTransaction(let otid): subject = Subject(originalTransactionId: otid)
+        }
+        var parts = ["correction", "\(query)", reason, operatorName]
+        switch action {
+        case .grant(let product, let from, let until): parts += ["grant", product, "\(from.milliseconds)", "\(until.milliseconds)"]
+        case .revoke(let from): parts += ["revoke", "\(from.milliseconds)"]
+        }
+        let record = LedgerRecord(
+            environment: try boundEnvironment(), source: .correction, idempotencyKey: Self.operatorKey(parts),
+            subject: subject, correction: Correction(action: action, reason: reason, operatorName: operatorName))
+        return try append([(record, nil)])[0]
+    }
+
+    func boundEnvironment() throws(ServiceError) -> LedgerEnvironment {
+        guard let environment else {
+            throw ServiceError(
+                .invalidInput, "the data directory \(log.path) holds no records yet, so it has no environment to correct")
+        }
+        return environment
+    }
+
+    static func operatorKey(_ parts: [String]) -> String {
+        var bytes: [UInt8] = []
+        for part in parts {
+            bytes.append(contentsOf: part.utf8)
+            bytes.append(0)
+        }
+        return "\(parts[0]):" + Hex.encode(SHA256.hash(bytes).prefix(16))
+    }
+}

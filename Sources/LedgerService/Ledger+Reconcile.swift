@@ -1,0 +1,107 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerJSON
+import LedgerLog
+
+/// Counts of a reconciliation, as `ledger reconcile` prints them.
+public struct ReconcileCounts: Sendable, Hashable {
+    /// Facts the log lacked, now appended.
+    public var appended = 0
+    /// Facts the log already held.
+    public var alreadyKnown = 0
+    /// Items refused (failed verification, wrong environment, undecodable), kept in the quarantine.
+    public var rejected = 0
+
+    /// Zero counts.
+    public init() {}
+}
+
+extension Ledger {
+    /// Imports App Store Server API responses (transaction history, subscription statuses) and legacy
+    /// `verifyReceipt` responses, appending only the facts the log lacks. Every signed item is verified
+    /// like a notification; refused items go to the quarantine. Legacy facts are unsigned and marked so.
+    public func reconcile(
+        _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant
+    ) throws(ServiceError) -> ReconcileCounts {
+        var counts = ReconcileCounts()
+        var candidates: [(record: LedgerRecord, evidence: [UInt8]?)] = []
+        let environment = verifier.configuration.environment
+        func reject(_ body: [UInt8], _ status: String, _ message: String) throws(ServiceError) {
+            try quarantine.keep(body: body, status: status, message: message, at: now)
+            counts.rejected += 1
+        }
+        for document in documents {
+            switch document {
+            case .transactionHistory(let page):
+                for signed in page.signedTransactions {
+                    let evidence = Array(signed.utf8)
+                    do {
+                        let payload = try TransactionPayload(json: try verifier.verifyTransaction(signed))
+                        let record = try LedgerRecord(
+                            historyTransaction: payload, responseEnvironment: page.environment, evidence: nil)
+                        candidates.append((record, evidence))
+                    } catch let error as VerificationError {
+                        try reject(evidence, error.status.rawValue, error.message)
+                    } catch {
+                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, "\(error)")
+                    }
+                }
+            case .subscriptionStatuses(let response):
+                for item in response.lastTransactions {
+                    let evidence = item.evidencePayload
+                    do {
+                        guard let signedTransaction = item.signedTransactionInfo else {
+                            throw AppStoreError(.missingField, "the item has no signedTransactionInfo", path: "signedTransactionInfo")
+                        }
+                        let transaction = try TransactionPayload(json: try verifier.verifyTransaction(signedTransaction))
+                        let renewal = try item.signedRenewalInfo.map { (signed: String) throws -> RenewalInfoPayload in
+                            try RenewalInfoPayload(json: try verifier.verifyRenewalInfo(signed))
+                        }
+                        let record = try LedgerRecord(
+                            status: item, transaction: transaction, renewal: renewal,
+                            responseEnvironment: response.environment, evidence: nil)
+                        candidates.append((record, evidence))
+                    } catch let error as VerificationError {
+                        try reject(evidence, error.status.rawValue, error.message)
+                    } catch {
+                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, "\(error)")
+                    }
+                }
+            case .legacyReceipt(let receipt):
+                let raw = receipt.raw.serializedBytes()
+                if let named = receipt.environment, named != environment {
+                    try reject(
+                        raw, VerificationStatus.invalidEnvironment.rawValue,
+                        "the receipt is from \(named.rawValue); this ledger holds \(environment.rawValue)")
+                    continue
+                }
+                do {
+                    for record in try receipt.records(environment: environment) { candidates.append((record, nil)) }
+                } catch {
+                    try reject(raw, "INVALID_RECEIPT", error.description)
+                }
+            }
+        }
+        // Learn what the log knows about every subscription named, then keep only news.
+        var known = KnownFacts()
+        var learned = Set<String>()
+        var news: [(record: LedgerRecord, evidence: [UInt8]?)] = []
+        for candidate in candidates {
+            if let otid = candidate.record.subject.originalTransactionId, learned.insert(otid).inserted {
+                for entry in try entries(for: .originalTransaction(otid)) { known.learn(entry.record) }
+            }
+            if log.seq(forIdempotencyKey: candidate.record.idempotencyKey) == nil, known.adds(candidate.record) {
+                news.append(candidate)
+                known.learn(candidate.record)
+            } else {
+                counts.alreadyKnown += 1
+            }
+        }
+        if !news.isEmpty {
+            for outcome in try append(news) {
+                if case .appended = outcome { counts.appended += 1 } else { counts.alreadyKnown += 1 }
+            }
+        }
+        return counts
+    }
+}

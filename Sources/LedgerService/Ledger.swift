@@ -1,0 +1,165 @@
+import LedgerCore
+import LedgerCrypto
+import LedgerLog
+import LedgerSystem
+
+/// The ledger: the log plus the domain on top of it. Appends records with their evidence, reads them
+/// back as ``LedgerEntry`` values, and answers state and history queries through the pure fold.
+///
+/// Thread-safe: the log serialises appends (group commit) and reads are independent.
+public final class Ledger: Sendable {
+    /// The underlying log.
+    public let log: EventLog
+    /// The product catalog the fold uses.
+    public let catalog: Catalog
+    /// The fold.
+    public let fold: EntitlementFold
+
+    /// Wraps an open log.
+    public init(log: EventLog, catalog: Catalog = .visla) {
+        self.log = log
+        self.catalog = catalog
+        self.fold = EntitlementFold(catalog: catalog)
+    }
+
+    /// Opens a data directory for writing, bound to `environment` (a directory bound to another
+    /// environment is refused).
+    public static func openWriter(
+        at directory: String, environment: LedgerEnvironment?, catalog: Catalog = .visla,
+        fileSystem: any FileSystem = PosixFileSystem(), options: LogOptions = .init()
+    ) throws(ServiceError) -> Ledger {
+        do {
+            let log = try EventLog.openWriter(
+                at: directory, environment: environment?.rawValue, options: options, fileSystem: fileSystem)
+            return Ledger(log: log, catalog: catalog)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// Opens a data directory for reading (no lock; an empty or missing directory reads as empty).
+    public static func openReader(at directory: String, catalog: Catalog = .visla) throws(ServiceError) -> Ledger {
+        do {
+            return Ledger(log: try EventLog.openReader(at: directory), catalog: catalog)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The environment the data directory is bound to, once anything was written.
+    public var environment: LedgerEnvironment? {
+        log.environment.map(LedgerEnvironment.init(rawValue:))
+    }
+
+    /// Appends records, each with the raw signed payload it came from (kept as evidence first, so a
+    /// durable record never points at missing evidence). Durable on return; duplicates (same
+    /// idempotency key, in the log or earlier in the call) are reported, not appended.
+    public func append(_ items: [(record: LedgerRecord, evidence: [UInt8]?)]) throws(ServiceError) -> [AppendOutcome] {
+        do {
+            let withEvidence = items.compactMap(\.evidence)
+            if !withEvidence.isEmpty { _ = try log.putEvidence(batch: withEvidence) }
+            let entries = items.map { item -> LogEntry in
+                var record = item.record
+                if let evidence = item.evidence { record.evidence = SHA256.hash(evidence) }
+                return LogEntry(
+                    idempotencyKey: record.idempotencyKey, subjectKeys: SubjectKeys.keys(for: record),
+                    payload: record.encoded())
+            }
+            return try log.append(entries)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The entry at `seq`, decoded.
+    public func entry(seq: UInt64) throws(ServiceError) -> LedgerEntry {
+        do {
+            return try Self.entry(from: log.record(seq: seq))
+        } catch let error as LogError {
+            throw ServiceError(error)
+        } catch {
+            throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
+        }
+    }
+
+    /// Decodes a log record into an entry.
+    public static func entry(from record: LogRecord) throws(ServiceError) -> LedgerEntry {
+        do {
+            return LedgerEntry(
+                seq: record.seq, recordedAt: Instant(milliseconds: record.recordedAt),
+                record: try LedgerRecord(decoding: record.payload))
+        } catch {
+            throw ServiceError(
+                .damaged, "record \(record.seq) in \(record.segment) at byte \(record.offset) does not decode: \(error)")
+        }
+    }
+
+    /// Every entry that may be about the subject: those indexed under its key, and for users and
+    /// accounts every record of the subscriptions they name (orphan records, later re-signings).
+    /// The fold decides ownership.
+    public func entries(for query: SubjectQuery) throws(ServiceError) -> [LedgerEntry] {
+        var seen = Set<UInt64>()
+        var entries: [LedgerEntry] = []
+        var subscriptions: [String] = []
+        func collect(_ key: String) throws(ServiceError) {
+            for seq in log.seqs(forSubjectKey: key) where seen.insert(seq).inserted {
+                let entry = try entry(seq: seq)
+                entries.append(entry)
+                if let otid = entry.record.subject.originalTransactionId { subscriptions.append(otid) }
+                if let otid = entry.record.transaction?.originalTransactionId { subscriptions.append(otid) }
+            }
+        }
+        try collect(SubjectKeys.key(for: query))
+        var visited = Set<String>()
+        if case .originalTransaction(let otid) = query { visited.insert(otid) }
+        while let otid = subscriptions.popLast() {
+            guard visited.insert(otid).inserted else { continue }
+            try collect(SubjectKeys.subscription(otid))
+        }
+        return entries
+    }
+
+    /// The subject's entitlement at valid time `at` as known at `knownAt` (nil: everything).
+    public func state(of query: SubjectQuery, at: Instant, knownAt: Instant?) throws(ServiceError) -> EntitlementState {
+        fold.state(of: query, entries: try entries(for: query), at: at, knownAt: knownAt)
+    }
+
+    /// The subject's records in effective-time order (then by seq), limited to those appended by
+    /// `knownAt` and effective by `asOf` when given.
+    public func history(of query: SubjectQuery, asOf: Instant? = nil, knownAt: Instant? = nil) throws(ServiceError)
+        -> [LedgerEntry]
+    {
+        let owned = try ownedEntries(for: query)
+        return owned.filter { entry in
+            (knownAt.map { entry.recordedAt <= $0 } ?? true) && (asOf.map { entry.effectiveAt <= $0 } ?? true)
+        }.sorted { ($0.effectiveAt, $0.seq) < ($1.effectiveAt, $1.seq) }
+    }
+
+    /// The entries about the subject's own subscriptions (and its operator records), without records of
+    /// subscriptions that belong to someone else.
+    func ownedEntries(for query: SubjectQuery) throws(ServiceError) -> [LedgerEntry] {
+        let entries = try entries(for: query)
+        let owned = Set(
+            fold.subscriptions(in: entries, at: .distantFuture, knownAt: nil)
+                .filter { $0.owner.matches(query) }.map(\.state.originalTransactionId))
+        return entries.filter { entry in
+            if let otid = entry.record.subject.originalTransactionId ?? entry.record.transaction?.originalTransactionId {
+                return owned.contains(otid) || entry.record.subject.matches(query)
+            }
+            return entry.record.subject.matches(query)
+        }
+    }
+}
+
+extension Subject {
+    /// Whether this subject is the one a query names.
+    public func matches(_ query: SubjectQuery) -> Bool {
+        switch query {
+        case .user(let id): return userId == id
+        case .account(let token):
+            if let id = AccountToken.userId(fromToken: token) { return userId == id }
+            return appAccountToken == token
+        case .originalTransaction(let otid): return originalTransactionId == otid
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import LedgerCore
+import LedgerCrypto
+import LedgerJSON
+import LedgerSystem
+
+/// Rejected payloads, kept with their reason in the data directory (`quarantine/rejected.jsonl`), never
+/// in the log. Bounded: when the file passes ``maxBytes`` it becomes `rejected.1.jsonl` (replacing the
+/// previous one) and a new file starts, so the quarantine never holds more than twice the limit.
+public final class Quarantine: Sendable {
+    /// One rejected payload.
+    public struct Item: Sendable, Hashable {
+        /// When it was rejected.
+        public var at: Instant
+        /// Apple's status name (`VERIFICATION_FAILURE`, …) or the ledger's reason code.
+        public var status: String
+        /// Why, in words.
+        public var message: String
+        /// SHA-256 of the body, hex.
+        public var sha256: String
+        /// The body as received (bodies over ``maxBodyBytes`` are cut; ``size`` keeps the full size).
+        public var body: String
+        /// The body's full size in bytes.
+        public var size: Int
+    }
+
+    /// The largest body kept whole.
+    public static let maxBodyBytes = 1 << 20
+    /// The size at which the file rotates.
+    public let maxBytes: Int
+    let directory: String
+    let fileSystem: any FileSystem
+
+    /// A quarantine in `dataDirectory/quarantine`.
+    public init(dataDirectory: String, fileSystem: any FileSystem = PosixFileSystem(), maxBytes: Int = 64 << 20) {
+        self.directory = Path.join(dataDirectory, "quarantine")
+        self.fileSystem = fileSystem
+        self.maxBytes = maxBytes
+    }
+
+    var current: String { Path.join(directory, "rejected.jsonl") }
+    var previous: String { Path.join(directory, "rejected.1.jsonl") }
+
+    /// Keeps a rejected body with its reason, durably.
+    public func keep(body: [UInt8], status: String, message: String, at: Instant) throws(ServiceError) {
+        let cut = body.count > Self.maxBodyBytes ? Array(body.prefix(Self.maxBodyBytes)) : body
+        let line: JSONValue = .object([
+            "at": .string(at.iso8601), "status": .string(status), "message": .string(message),
+            "sha256": .string(Hex.encode(SHA256.hash(body))), "size": .int(body.count),
+            "body": .string(String(decoding: cut, as: UTF8.self)),
+        ])
+        var bytes = line.serializedBytes()
+        bytes.append(0x0A)
+        do {
+            try fileSystem.createDirectories(directory)
+            if let status = try fileSystem.stat(current), status.size + Int64(bytes.count) > Int64(maxBytes) {
+                try fileSystem.rename(current, to: previous)
+                try fileSystem.fsyncDirectory(directory)
+            }
+            let fd = try fileSystem.open(current, OpenOptions(access: .writeOnly, create: true))
+            defer { try? fileSystem.close(fd) }
+            let end = try fileSystem.fstat(fd).size
+            try fileSystem.writeAll(fd, bytes, at: end)
+            try fileSystem.fsync(fd)
+            if end == 0 { try fileSystem.fsyncDirectory(directory) }
+        } catch {
+            throw ServiceError(.storage, "cannot write the quarantine in \(directory): \(error.message)")
+        }
+    }
+
+    /// Every kept item, oldest first.
+    public func items() throws(ServiceError) -> [Item] {
+        var items: [Item] = []
+        for path in [previous, current] {
+            let bytes: [UInt8]?
+            do {
+                bytes = try fileSystem.readFile(path)
+            } catch {
+                throw ServiceError(.storage, "cannot read \(path): \(error.message)")
+            }
+            guard let bytes else { continue }
+            for line in bytes.split(separator: 0x0A) {
+                guard let json = try? JSONValue.parse(Array(line)) else { continue }  // a torn last line
+                items.append(
+                    Item(
+                        at: Instant(parsing: json["at"]?.string ?? "") ?? Instant(milliseconds: 0),
+                        status: json["status"]?.string ?? "", message: json["message"]?.string ?? "",
+                        sha256: json["sha256"]?.string ?? "", body: json["body"]?.string ?? "",
+                        size: Int(json["size"]?.int64 ?? 0)))
+            }
+        }
+        return items
+    }
+}

@@ -1,0 +1,64 @@
+import LedgerLog
+
+/// The service layer's error: an opaque code, a message that says what to do, an optional cause.
+public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable, opaque classification.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        public var description: String { raw }
+
+        /// The log could not be written (disk full, I/O error): nothing was appended; retry later.
+        public static let storage = Code("storage")
+        /// The data directory is locked by another writer.
+        public static let locked = Code("locked")
+        /// The data directory belongs to another environment.
+        public static let environmentMismatch = Code("environmentMismatch")
+        /// The log is damaged before its tail.
+        public static let damaged = Code("damaged")
+        /// The input is not what the command takes.
+        public static let invalidInput = Code("invalidInput")
+        /// The configuration (trust roots, flags) is unusable.
+        public static let configuration = Code("configuration")
+        /// Anything else.
+        public static let other = Code("other")
+    }
+
+    /// The classification.
+    public var code: Code
+    /// What happened and what to do.
+    public var message: String
+    /// The underlying error, as text.
+    public var cause: String?
+    /// Source file that raised it.
+    public var file: String
+    /// Source line that raised it.
+    public var line: Int
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, cause: String? = nil, file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.file = file
+        self.line = line
+    }
+
+    /// Wraps a log error, keeping its meaning.
+    public init(_ error: LogError, file: String = #fileID, line: Int = #line) {
+        let code: Code
+        switch error.code {
+        case .locked: code = .locked
+        case .environmentMismatch: code = .environmentMismatch
+        case .damaged: code = .damaged
+        case .noSpace, .io: code = .storage
+        default: code = .other
+        }
+        self.init(code, error.message, cause: error.description, file: file, line: line)
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: ServiceError, rhs: ServiceError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,143 @@
+import LedgerSystem
+import Testing
+
+@testable import LedgerLog
+
+@Suite struct AppendTests {
+    @Test func appendsGetGapFreeSeqsAndReadBack() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        var seqs: [UInt64] = []
+        for n in 1...20 { seqs.append(try log.append(entry(n)).seq) }
+        #expect(seqs == Array(1...20))
+        let record = try log.record(seq: 7)
+        #expect(record.idempotencyKey == "notification-7")
+        #expect(record.payload == entry(7).payload)
+        #expect(record.subjectKeys == entry(7).subjectKeys)
+        #expect(log.head.seq == 20)
+        #expect(log.head.hash == (try log.record(seq: 20)).hash)
+    }
+
+    @Test func aBatchIsOneCallWithOneOutcomePerEntry() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        let outcomes = try log.append([entry(1), entry(2), entry(1), entry(3)])
+        #expect(outcomes.map(\.seq) == [1, 2, 1, 3])
+        #expect(outcomes[2] == .duplicate(seq: 1))
+        #expect(log.head.seq == 3)
+    }
+
+    @Test func duplicatesAreRecognisedAcrossRestarts() throws {
+        let temp = TempDirectory()
+        do {
+            let log = try openWriter(temp.data)
+            try appendEach(log, 1...10)
+            log.close()
+        }
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        #expect(try log.append(entry(4)) == .duplicate(seq: 4))
+        #expect(try log.append(entry(11)).seq == 11)
+        #expect(log.seq(forIdempotencyKey: "notification-9") == 9)
+        #expect(log.seq(forIdempotencyKey: "never-seen") == nil)
+    }
+
+    @Test func recordedTimesNeverGoBackwards() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        let first = try log.append(entry(1, time: 5_000))
+        let second = try log.append(entry(2, time: 4_000))
+        #expect(first == .appended(seq: 1, recordedAt: 5_000))
+        #expect(second == .appended(seq: 2, recordedAt: 5_000))
+        #expect(log.headTime == 5_000)
+    }
+
+    @Test func subjectIndexFindsEveryRecordOfASubject() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        try appendEach(log, 1...50)
+        let expected = (1...50).filter { $0 % 7 == 3 }.map { UInt64($0) }
+        #expect(log.seqs(forSubjectKey: "user:3") == expected)
+        #expect(try log.records(forSubjectKey: "user:3").map(\.seq) == expected)
+        #expect(log.seqs(forSubjectKey: "user:unknown").isEmpty)
+    }
+
+    @Test func forEachVisitsRecordsInOrderFromASeq() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        try appendEach(log, 1...30)
+        var seen: [UInt64] = []
+        try log.forEach(from: 11) { seen.append($0.seq) }
+        #expect(seen == Array(11...30))
+    }
+
+    @Test func segmentsRollAtTheirSizeAndStayReadable() throws {
+        let temp = TempDirectory()
+        do {
+            let log = try openWriter(temp.data, options: LogOptions(segmentSize: 4096))
+            try appendEach(log, 1...200, payloadSize: 100)
+            log.close()
+        }
+        #expect(segmentPaths(temp.data).count > 3)
+        let report = try EventLog.verify(at: temp.data)
+        #expect(report.ok)
+        #expect(report.headSeq == 200)
+        let records = try allRecords(temp.data)
+        #expect(records.map(\.seq) == Array(1...200))
+        let log = try openWriter(temp.data, options: LogOptions(segmentSize: 4096))
+        defer { log.close() }
+        #expect(try log.append(entry(201)).seq == 201)
+        #expect(try log.record(seq: 123).idempotencyKey == "notification-123")
+    }
+
+    @Test func theDirectoryIsBoundToOneEnvironmentAtItsFirstWrite() throws {
+        let temp = TempDirectory()
+        do {
+            let log = try openWriter(temp.data)
+            _ = try log.append(entry(1))
+            log.close()
+        }
+        #expect(throws: LogError(.environmentMismatch, "")) {
+            try EventLog.openWriter(at: temp.data, environment: "production")
+        }
+        let log = try EventLog.openWriter(at: temp.data, environment: nil)
+        defer { log.close() }
+        #expect(log.environment == "sandbox")
+    }
+
+    @Test func invalidEntriesAreRefusedBeforeAnythingIsWritten() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        #expect(throws: LogError(.invalidEntry, "")) {
+            try log.append([entry(1), LogEntry(idempotencyKey: "", payload: [1])])
+        }
+        #expect(log.head.seq == 0)
+    }
+
+    @Test func manyThreadsAppendConcurrentlyWithFewerSyncsThanAppends() throws {
+        let temp = TempDirectory()
+        let counting = CountingFileSystem()
+        let log = try openWriter(temp.data, fileSystem: counting)
+        let threads = 8
+        let perThread = 200
+        let results = ResultBox()
+        runThreads(threads) { thread in
+            for i in 0..<perThread {
+                let outcome = try? log.append(entry(thread * perThread + i + 1))
+                results.add(outcome?.seq)
+            }
+        }
+        let seqs = results.values.sorted()
+        #expect(seqs == Array(1...UInt64(threads * perThread)))
+        #expect(counting.syncs < threads * perThread)
+        log.close()
+        let report = try EventLog.verify(at: temp.data)
+        #expect(report.ok && report.headSeq == UInt64(threads * perThread))
+    }
+}

@@ -1,0 +1,71 @@
+import LedgerLog
+import LedgerSystem
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs `body(i)` on `count` threads at once and waits for all.
+func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    final class Box: @unchecked Sendable {
+        // Sendable: immutable after init.
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        let box = Unmanaged.passRetained(Box { body(index) })
+        var thread = pthread_t()
+        pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.run()
+                return nil
+            }, box.toOpaque())
+        threads.append(thread)
+    }
+    for thread in threads { pthread_join(thread, nil) }
+}
+
+/// Collects optional seqs from many threads (nil marks a failure).
+final class ResultBox: Sendable {
+    private let storage = Mutex<[UInt64?]>([])
+    func add(_ value: UInt64?) { storage.withLock { $0.append(value) } }
+    var values: [UInt64] { storage.withLock { $0.map { $0 ?? 0 } } }
+}
+
+/// Counts fdatasync calls, to see group commit at work.
+final class CountingFileSystem: FileSystem {
+    private let base = PosixFileSystem()
+    private let count = Mutex(0)
+    var syncs: Int { count.withLock { $0 } }
+
+    func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor {
+        try base.open(path, options)
+    }
+    func close(_ fd: FileDescriptor) throws(SystemError) { try base.close(fd) }
+    func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(SystemError) -> Int
+    { try base.pread(fd, into: buffer, at: offset) }
+    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) -> Int {
+        try base.pwrite(fd, bytes, at: offset)
+    }
+    func fsync(_ fd: FileDescriptor) throws(SystemError) { try base.fsync(fd) }
+    func fdatasync(_ fd: FileDescriptor) throws(SystemError) {
+        count.withLock { $0 += 1 }
+        try base.fdatasync(fd)
+    }
+    func ftruncate(_ fd: FileDescriptor, size: Int64) throws(SystemError) { try base.ftruncate(fd, size: size) }
+    func fstat(_ fd: FileDescriptor) throws(SystemError) -> FileStatus { try base.fstat(fd) }
+    func stat(_ path: String) throws(SystemError) -> FileStatus? { try base.stat(path) }
+    func rename(_ from: String, to: String) throws(SystemError) { try base.rename(from, to: to) }
+    func unlink(_ path: String) throws(SystemError) { try base.unlink(path) }
+    func mkdir(_ path: String, mode: UInt32) throws(SystemError) { try base.mkdir(path, mode: mode) }
+    func readDirectory(_ path: String) throws(SystemError) -> [String] { try base.readDirectory(path) }
+    func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError) {
+        try base.flock(fd, exclusive: exclusive, wait: wait)
+    }
+    func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
+}

@@ -1,0 +1,151 @@
+import LedgerSystem
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@testable import LedgerLog
+
+/// The data directory: one writer, readers alongside, evidence and derived files.
+@Suite struct DirectoryTests {
+    @Test func aSecondWriterIsRefusedNamingTheHolderWhileReadersWork() throws {
+        let temp = TempDirectory()
+        let writer = try openWriter(temp.data)
+        defer { writer.close() }
+        try appendEach(writer, 1...3)
+        do {
+            _ = try openWriter(temp.data)
+            Issue.record("a second writer must be refused")
+        } catch let error as LogError {
+            #expect(error.code == .locked)
+            #expect(error.message.contains("pid \(getpid())"))
+            #expect(error.message.contains("Readers"))
+        }
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        #expect(reader.head.seq == 3)
+        #expect(try reader.record(seq: 2).idempotencyKey == "notification-2")
+        #expect(throws: LogError(.notWritable, "")) { try reader.append(entry(4)) }
+        #expect(try EventLog.verify(at: temp.data).ok)
+    }
+
+    @Test func theLockIsFreeAgainAfterClose() throws {
+        let temp = TempDirectory()
+        try openWriter(temp.data).close()
+        let again = try openWriter(temp.data)
+        again.close()
+    }
+
+    @Test func exportThenImportGivesTheSameHeadAndReimportAppendsNothing() throws {
+        let source = TempDirectory()
+        let log = try openWriter(source.data)
+        try appendEach(log, 1...40)
+        let head = log.head
+        var exported: [LogRecord] = []
+        try log.forEach { exported.append($0) }
+        log.close()
+
+        let target = TempDirectory()
+        let copy = try EventLog.openWriter(at: target.data, environment: "sandbox")
+        defer { copy.close() }
+        let first = try copy.append(exported.map(LogEntry.init))
+        #expect(first.allSatisfy { if case .appended = $0 { true } else { false } })
+        #expect(copy.head.seq == head.seq)
+        #expect(copy.head.hash == head.hash)
+        let second = try copy.append(exported.map(LogEntry.init))
+        #expect(second == exported.map { .duplicate(seq: $0.seq) })
+        #expect(copy.head.hash == head.hash)
+    }
+
+    @Test func deletingOrCorruptingIndexFilesChangesNoAnswer() throws {
+        let temp = TempDirectory()
+        do {
+            let log = try openWriter(temp.data)
+            try appendEach(log, 1...60)
+            log.close()
+        }
+        func answers() throws -> [String] {
+            let log = try openWriter(temp.data)
+            defer { log.close() }
+            var out = (0..<7).map { "user:\($0)=\(log.seqs(forSubjectKey: "user:\($0)"))" }
+            out.append("key=\(log.seq(forIdempotencyKey: "notification-33") ?? 0)")
+            out.append("dup=\(try log.append(entry(12)))")
+            return out
+        }
+        let baseline = try answers()
+        let index = temp.data + "/index/"
+        let fs = PosixFileSystem()
+        #expect(try fs.stat(index + "keys.idx") != nil)
+        try fs.unlink(index + "keys.idx")
+        #expect(try answers() == baseline)
+        var bytes = readBytes(index + "subjects.idx")
+        bytes[bytes.count / 2] ^= 0xFF
+        writeBytes(index + "subjects.idx", bytes)
+        #expect(try answers() == baseline)
+        writeBytes(index + "keys.idx", Array("not an index".utf8))
+        #expect(try answers() == baseline)
+    }
+
+    @Test func staleIndexFilesFromAnotherHistoryAreRebuilt() throws {
+        let temp = TempDirectory()
+        do {
+            let log = try openWriter(temp.data)
+            try appendEach(log, 1...10)
+            log.close()
+        }
+        let saved = readBytes(temp.data + "/index/keys.idx")
+        let savedSubjects = readBytes(temp.data + "/index/subjects.idx")
+        // Another history of the same length: the index files claim seq 10 with a hash that is not this log's.
+        let other = TempDirectory()
+        do {
+            let log = try openWriter(other.data)
+            try appendEach(log, 101...110)
+            log.close()
+        }
+        writeBytes(other.data + "/index/keys.idx", saved)
+        writeBytes(other.data + "/index/subjects.idx", savedSubjects)
+        let log = try openWriter(other.data)
+        defer { log.close() }
+        #expect(log.seq(forIdempotencyKey: "notification-3") == nil)
+        #expect(log.seq(forIdempotencyKey: "notification-103") == 3)
+    }
+
+    @Test func evidenceIsContentAddressedDurableAndChecked() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        let payload = Array("eyJhbGciOiJFUzI1NiJ9.payload.signature".utf8)
+        let digest = try log.putEvidence(payload)
+        #expect(digest.count == 32)
+        #expect(try log.putEvidence(payload) == digest)
+        #expect(try log.evidence(digest) == payload)
+        let path = log.evidencePath(digest)
+        #expect(path.hasPrefix(temp.data + "/evidence/"))
+        #expect(try log.evidence([UInt8](repeating: 7, count: 32)) == nil)
+        var damaged = payload
+        damaged[0] ^= 1
+        writeBytes(path, damaged)
+        #expect(throws: LogError(.evidenceDamaged, "")) { try log.evidence(digest) }
+    }
+
+    @Test func derivedFilesAreTrustedOnlyWhileTheyMatchTheLog() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        try appendEach(log, 1...5)
+        let covered = try log.writeDerived("projection.snap", [1, 2, 3])
+        #expect(covered == 5)
+        try appendEach(log, 6...8)
+        let snapshot = try #require(log.readDerived("projection.snap"))
+        #expect(snapshot.coveredSeq == 5)
+        #expect(snapshot.bytes == [1, 2, 3])
+        log.close()
+        var bytes = readBytes(temp.data + "/index/projection.snap")
+        bytes[bytes.count - 1] ^= 1
+        writeBytes(temp.data + "/index/projection.snap", bytes)
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        #expect(reader.readDerived("projection.snap") == nil)
+        #expect(reader.readDerived("missing.snap") == nil)
+    }
+}

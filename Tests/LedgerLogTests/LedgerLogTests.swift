@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderLedgerLogTests() { #expect(Bool(true)) }

@@ -1,0 +1,93 @@
+import LedgerLog
+import LedgerSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh temporary directory per test, removed when the value goes away.
+final class TempDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/ledger-log-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        path = String(cString: made!)
+    }
+
+    /// The data directory inside it.
+    var data: String { path + "/data" }
+
+    deinit {
+        _ = system("rm -rf '\(path)'")
+    }
+}
+
+/// A realistic entry: a notification UUID key, three subjects, a few hundred payload bytes.
+func entry(_ n: Int, payloadSize: Int = 40, time: Int64? = nil) -> LogEntry {
+    let payload = (0..<payloadSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }
+    return LogEntry(
+        idempotencyKey: "notification-\(n)", subjectKeys: ["user:\(n % 7)", "otid:\(2_000_000 + n % 13)"],
+        payload: payload, recordedAt: time)
+}
+
+/// A clock that starts at a fixed instant and moves 1 ms per call, for reproducible times.
+func steppingClock(from start: Int64 = 1_767_225_600_000) -> @Sendable () -> Int64 {
+    let counter = Counter()
+    return { start + counter.next() }
+}
+
+final class Counter: @unchecked Sendable {
+    // Sendable: the value is only touched while holding `lock`.
+    private var value: Int64 = 0
+    private var lock = pthread_mutex_t()
+    init() { pthread_mutex_init(&lock, nil) }
+    func next() -> Int64 {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        value += 1
+        return value
+    }
+}
+
+/// Opens a writer for the sandbox environment with a stepping clock.
+func openWriter(
+    _ dir: String, options: LogOptions = .init(), fileSystem: any FileSystem = PosixFileSystem()
+) throws -> EventLog {
+    try EventLog.openWriter(
+        at: dir, environment: "sandbox", options: options, fileSystem: fileSystem, clock: steppingClock())
+}
+
+/// Appends `count` entries one call each, numbered from `start`.
+func appendEach(_ log: EventLog, _ range: ClosedRange<Int>, payloadSize: Int = 40) throws {
+    for n in range { _ = try log.append(entry(n, payloadSize: payloadSize)) }
+}
+
+/// Raw bytes of a file.
+func readBytes(_ path: String) -> [UInt8] {
+    (try? PosixFileSystem().readFile(path)) ?? []
+}
+
+/// Overwrites a file with bytes.
+func writeBytes(_ path: String, _ bytes: [UInt8]) {
+    let fs = PosixFileSystem()
+    let fd = try! fs.open(path, OpenOptions(access: .writeOnly, create: true, truncate: true))
+    try! fs.writeAll(fd, bytes, at: 0)
+    try! fs.close(fd)
+}
+
+/// The single segment file of a small log.
+func segmentPaths(_ dir: String) -> [String] {
+    let names = (try? PosixFileSystem().readDirectory(dir + "/log")) ?? []
+    return names.filter { $0.hasSuffix(".seg") }.sorted().map { dir + "/log/" + $0 }
+}
+
+/// Every record of a log, read by a fresh reader.
+func allRecords(_ dir: String) throws -> [LogRecord] {
+    let reader = try EventLog.openReader(at: dir)
+    defer { reader.close() }
+    var records: [LogRecord] = []
+    try reader.forEach { records.append($0) }
+    return records
+}
