@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "ledger", targets: ["ledger"]),
         .executable(name: "ledger-bench", targets: ["LedgerBench"]),
+        .executable(name: "ledger-load", targets: ["LedgerLoad"]),
     ],
     targets: [
         // System libraries.
@@ -40,6 +41,9 @@ let package = Package(
             ]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
+        // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
+        .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"]),
+        .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
@@ -75,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "LedgerServiceTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
-        .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP"]),
+        .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
         .testTarget(
             name: "LedgerSimulatorTests",
             dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),

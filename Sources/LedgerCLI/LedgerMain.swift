@@ -27,6 +27,20 @@ public enum LedgerMain {
     switch context.arguments.command {
     case "help": return help(context.arguments)
     case "catalog": return try CatalogCommand.run(context)
+    case "ingest": return try IngestCommand.run(context)
+    case "inspect": return try InspectCommand.run(context)
+    case "state": return try StateCommand.run(context)
+    case "history": return try HistoryCommand.run(context)
+    case "verify": return try LogCommands.verify(context)
+    case "digest": return try LogCommands.digest(context)
+    case "repair": return try LogCommands.repair(context)
+    case "rebuild": return try LogCommands.rebuild(context)
+    case "export": return try ExportImportCommands.export(context)
+    case "import": return try ExportImportCommands.importFile(context)
+    case "link": return try OperatorCommands.link(context)
+    case "correct": return try OperatorCommands.correct(context)
+    case "quarantine": return try QuarantineCommand.run(context)
+    case "reconcile": return try ReconcileCommand.run(context)
     default:
       throw CLIError(
         .internalError, "'\(context.arguments.command)' is not available in this build yet")

@@ -1,14 +1,9 @@
 import LedgerCrypto
 
-/// The bounded cache of validated chains behind `ChainVerifier` (first in, first out). Not
-/// thread-safe by itself: `ChainVerifier` keeps it in a `Mutex`.
+/// The bounded cache of validated chains behind `ChainVerifier`, keyed by the exact leaf and
+/// intermediate DER (first in, first out). Not thread-safe by itself: `ChainVerifier` keeps it in
+/// a `Mutex`.
 public struct ChainCache: Sendable {
-  /// A chain's identity: the exact leaf and intermediate DER bytes.
-  struct Key: Hashable, Sendable {
-    let leaf: [UInt8]
-    let intermediate: [UInt8]
-  }
-
   /// What a validated chain yields: the leaf key, and the windows (one per trust root the chain
   /// leads to) in which leaf, intermediate and root are all valid.
   struct Entry: Sendable {
@@ -28,30 +23,36 @@ public struct ChainCache: Sendable {
     public var evictions = 0
   }
 
-  private let capacity: Int
-  private var entries: [Key: Entry] = [:]
-  private var order: [Key] = []
-  private(set) var statistics = Statistics()
+  private var storage: BoundedCache<Entry>
+  private var counters = Statistics()
 
-  init(capacity: Int) { self.capacity = capacity }
+  init(capacity: Int) { storage = BoundedCache(capacity: capacity) }
 
-  mutating func lookup(_ key: Key) -> Entry? {
-    if let entry = entries[key] {
-      statistics.hits += 1
+  /// The key for a chain: the leaf DER, a separator length, the intermediate DER.
+  static func key(leaf: [UInt8], intermediate: [UInt8]) -> ByteKey {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(leaf.count + intermediate.count + 8)
+    withUnsafeBytes(of: UInt64(leaf.count).bigEndian) { bytes += $0 }
+    bytes += leaf
+    bytes += intermediate
+    return ByteKey(bytes)
+  }
+
+  mutating func lookup(_ key: ByteKey) -> Entry? {
+    if let entry = storage[key] {
+      counters.hits += 1
       return entry
     }
-    statistics.misses += 1
+    counters.misses += 1
     return nil
   }
 
-  mutating func insert(_ entry: Entry, for key: Key) {
-    if entries.updateValue(entry, forKey: key) == nil {
-      order.append(key)
-      while order.count > capacity {
-        entries[order.removeFirst()] = nil
-        statistics.evictions += 1
-      }
-    }
-    statistics.entries = entries.count
+  mutating func insert(_ entry: Entry, for key: ByteKey) { storage.insert(entry, for: key) }
+
+  var statistics: Statistics {
+    var result = counters
+    result.entries = storage.count
+    result.evictions = storage.evictions
+    return result
   }
 }

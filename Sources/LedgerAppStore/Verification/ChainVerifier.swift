@@ -56,7 +56,7 @@ public final class ChainVerifier: Sendable {
   public func validatedLeafKey(leaf: [UInt8], intermediate: [UInt8], at time: Int64)
     throws(VerificationError) -> ECPublicKey
   {
-    let key = ChainCache.Key(leaf: leaf, intermediate: intermediate)
+    let key = ChainCache.key(leaf: leaf, intermediate: intermediate)
     let entry: ChainCache.Entry
     if let cached = cache.withLock({ $0.lookup(key) }) {
       entry = cached

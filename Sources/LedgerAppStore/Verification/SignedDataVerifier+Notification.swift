@@ -11,7 +11,10 @@ extension SignedDataVerifier {
   public func verifyNotification(_ signedPayload: String) throws(VerificationError)
     -> VerifiedNotification
   {
-    let payload = try verifiedPayload(of: signedPayload)
+    let envelope = try CompactJWS(signedPayload)
+    let payload = try verify(envelope, coveredBy: nil)
+    let covered =
+      configuration.nestedSignatures == .coveredByEnvelope ? envelope.headerSegment : nil
     let identity = try NotificationIdentity(payload)
     if let expected = configuration.bundleId, identity.bundleId != expected {
       throw VerificationError(
@@ -33,14 +36,14 @@ extension SignedDataVerifier {
     if let data = try SignedFields.object(payload, "data") {
       if let signed = try SignedFields.string(data, "signedTransactionInfo") {
         do {
-          transaction = try verifyTransaction(signed)
+          transaction = try verifyTransaction(signed, coveredBy: covered)
         } catch {
           throw error.within("data.signedTransactionInfo")
         }
       }
       if let signed = try SignedFields.string(data, "signedRenewalInfo") {
         do {
-          renewalInfo = try verifyRenewalInfo(signed)
+          renewalInfo = try verifyRenewalInfo(signed, coveredBy: covered)
         } catch {
           throw error.within("data.signedRenewalInfo")
         }

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -24,6 +25,7 @@ public final class SignedDataVerifier: Sendable {
   /// What this verifier trusts and expects.
   public let configuration: VerifierConfiguration
   private let chainVerifier: ChainVerifier?
+  private let headers = Mutex(BoundedCache<SigningHeader>(capacity: 64))
   private let now: @Sendable () -> Int64
 
   /// Creates a verifier. Trust roots are required unless the environment skips signatures; an
@@ -56,52 +58,39 @@ public final class SignedDataVerifier: Sendable {
   /// Verifies a JWS's signature and chain and returns its payload, without the app and
   /// environment checks (the `verify…` methods add those).
   public func verifiedPayload(of signedData: String) throws(VerificationError) -> JSONObject {
-    let jws = try CompactJWS(signedData)
+    try verify(CompactJWS(signedData), coveredBy: nil)
+  }
+
+  /// Verifies `jws`. When `envelopeHeader` is the header segment of an envelope whose signature
+  /// was verified and covers `jws`, and `jws` carries the same header, the ECDSA step is skipped
+  /// (see `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
+  func verify(_ jws: CompactJWS, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+    throws(VerificationError)
+    -> JSONObject
+  {
     let signedDate = try SignedFields.signedDate(of: jws.payload)
-    if configuration.skipsSignatureVerification { return jws.payload }
+    if configuration.skipsSignatureVerification {
+      _ = try jws.decodedHeader()
+      return jws.payload
+    }
     guard let chainVerifier else {
       throw VerificationError(
         .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
     }
-    guard let chain = jws.header["x5c"], !chain.isNull else {
-      throw VerificationError(
-        .invalidJWTFormat,
-        "the JWS header has no x5c certificate chain; App Store data always carries one")
-    }
-    guard let certificates = chain.array, certificates.allSatisfy({ $0.string != nil }) else {
-      throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
-    }
-    let algorithm = jws.header["alg"]?.string
-    guard algorithm == "ES256" else {
-      throw VerificationError(
-        .invalidJWTFormat,
-        "the JWS algorithm is \(algorithm.map { "\"\($0)\"" } ?? "missing"); App Store data is signed with ES256"
-      )
-    }
-    // Apple's Swift library reports a wrong x5c count as INVALID_JWT_FORMAT; Python and Java say
-    // INVALID_CHAIN_LENGTH, and so does the ledger's contract, which is the more useful name.
-    guard certificates.count == 3 else {
-      throw VerificationError(
-        .invalidChainLength,
-        "the JWS header's x5c holds \(certificates.count) certificates; App Store data carries exactly 3"
-          + " (leaf, intermediate, root)")
-    }
-    guard let leaf = Base64.decode(certificates[0].string ?? ""),
-      let intermediate = Base64.decode(certificates[1].string ?? "")
-    else {
-      throw VerificationError(
-        .invalidCertificate, "a certificate in the JWS header's x5c is not base64")
-    }
+    let header = try signingHeader(of: jws)
     let time = signedDate ?? now()
-    let key = try chainVerifier.validatedLeafKey(leaf: leaf, intermediate: intermediate, at: time)
+    let key = try chainVerifier.validatedLeafKey(
+      leaf: header.leaf, intermediate: header.intermediate, at: time)
     guard key.curve == .p256 else {
       throw VerificationError(
         .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
     }
+    if let envelopeHeader, envelopeHeader.elementsEqual(jws.headerSegment) { return jws.payload }
     guard jws.signature.count == 64,
       let signature = try? ECDSASignature(rawRepresentation: jws.signature),
       key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
     else {
+      // Apple's Swift library reports a signature that does not verify as INVALID_JWT_FORMAT.
       throw VerificationError(
         .invalidJWTFormat,
         "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
@@ -110,11 +99,27 @@ public final class SignedDataVerifier: Sendable {
     return jws.payload
   }
 
+  /// The checked header of `jws`, from the cache when this exact header was seen before (every JWS
+  /// from one signer carries the same header).
+  private func signingHeader(of jws: CompactJWS) throws(VerificationError) -> SigningHeader {
+    let key = ByteKey(jws.headerSegment)
+    if let cached = headers.withLock({ $0[key] }) { return cached }
+    let header = try SigningHeader(jws.decodedHeader())
+    headers.withLock { $0.insert(header, for: key) }
+    return header
+  }
+
   /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
   /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
   public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue
   {
-    let payload = try verifiedPayload(of: signedTransaction)
+    try verifyTransaction(signedTransaction, coveredBy: nil)
+  }
+
+  func verifyTransaction(_ signedTransaction: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+    throws(VerificationError) -> JSONValue
+  {
+    let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelopeHeader)
     let bundleId = try SignedFields.string(payload, "bundleId")
     if let expected = configuration.bundleId, bundleId != expected {
       throw VerificationError(
@@ -129,7 +134,13 @@ public final class SignedDataVerifier: Sendable {
   /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
   public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue
   {
-    let payload = try verifiedPayload(of: signedRenewalInfo)
+    try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil)
+  }
+
+  func verifyRenewalInfo(_ signedRenewalInfo: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+    throws(VerificationError) -> JSONValue
+  {
+    let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelopeHeader)
     try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
     return .object(payload)
   }

@@ -1,0 +1,63 @@
+/// The responder the server runs: global middlewares around a ``Router``.
+///
+/// For each request it resolves the route (recording the pattern and parameters on the request and the
+/// response), then runs the global middlewares, the route's middlewares and the handler, in that order.
+/// Unmatched paths (404) and methods (405 with `Allow`) still pass through the global middlewares. Every
+/// error becomes its response via the ``ErrorMiddleware``, so ``respond(to:)`` never throws. The same
+/// value answers in-process (tests) and behind an ``HTTPServer``.
+public struct HTTPApplication: HTTPResponder {
+    private let router: Router
+    private let middlewares: [any HTTPMiddleware]
+    private let errors: ErrorMiddleware
+
+    /// Creates the application. `middlewares` run outermost first, around every route.
+    public init(router: Router, middlewares: [any HTTPMiddleware] = [], errors: ErrorMiddleware = ErrorMiddleware()) {
+        self.router = router
+        self.middlewares = middlewares
+        self.errors = errors
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var request = request
+        let chain: [any HTTPMiddleware]
+        let handler: HTTPHandler
+        do {
+            switch try router.resolve(method: request.method, path: request.path) {
+            case .matched(let route, let parameters):
+                request.route = route.pattern.description
+                request.parameters = parameters
+                chain = middlewares + route.middlewares
+                handler = route.handler
+            case .notFound:
+                chain = middlewares
+                handler = { request in throw HTTPError.notFound(path: request.path) }
+            case .methodNotAllowed(let allowed):
+                chain = middlewares
+                let allow = allowed.map(\.rawValue).joined(separator: ", ")
+                handler = { request in
+                    throw HTTPError(
+                        .methodNotAllowed, code: .methodNotAllowed,
+                        message: "\(request.method) is not allowed on \(request.path); use \(allow)",
+                        headers: ["Allow": allow])
+                }
+            }
+        } catch {
+            return errors.response(for: error, request: request)
+        }
+        var response = errors.respond(to: request) { request in
+            try Self.run(chain[...], handler: handler, request: request)
+        }
+        response.route = request.route
+        return response
+    }
+
+    /// Runs the middlewares in order, then the handler.
+    private static func run(
+        _ chain: ArraySlice<any HTTPMiddleware>, handler: HTTPHandler, request: HTTPRequest
+    ) throws -> HTTPResponse {
+        guard let first = chain.first else { return try handler(request) }
+        return try first.respond(to: request) { request in
+            try run(chain.dropFirst(), handler: handler, request: request)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One client connection, served on its own thread: read a request, answer it, repeat while keep-alive.
+///
+/// The socket is blocking; every wait for input is a `poll` with the deadline of the current stage
+/// (idle 60 s before a request's first byte, then 10 s for the head and 10 s for the body), so a slow or
+/// silent client costs one sleeping thread and is cut off on time. Sends block at most the write timeout
+/// (`SO_SNDTIMEO`). Between requests the thread also watches the server's wake-up pipe, so an idle
+/// connection closes at once when shutdown begins, while a request already arriving is finished.
+final class HTTPConnection {
+    private enum ReadResult {
+        case data, closed, timedOut, failed
+    }
+
+    private let core: ServerCore
+    private let fd: Int32
+    private let peer: String
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+
+    init(core: ServerCore, fd: Int32, peer: String) {
+        self.core = core
+        self.fd = fd
+        self.peer = peer
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Serves requests until the connection should close. The caller closes the descriptor.
+    func run() {
+        try? Socket.setSendTimeout(fd, milliseconds: core.configuration.timeouts.write.milliseconds)
+        while serveOne() {}
+    }
+
+    /// Serves one request; returns whether the connection stays open.
+    private func serveOne() -> Bool {
+        let timeouts = core.configuration.timeouts
+        let limits = core.configuration.limits
+        compact()
+        if start == buffer.count {
+            switch try? Socket.waitReadable(fd, also: core.wakeRead, timeoutMilliseconds: timeouts.idle.milliseconds) {
+            case .readable: if read(deadline: .max) != .data { return false }
+            default: return false
+            }
+        }
+        let began = Clock.monotonicNanoseconds()
+        let headDeadline = Int(began / 1_000_000) + timeouts.head.milliseconds
+        var searched = 0
+        var parsed: (head: HTTPRequestHead, length: Int)?
+        while parsed == nil {
+            do {
+                parsed = try HTTPRequestParser.parseHead(buffer[start...], limits: limits, searchFrom: searched)
+            } catch {
+                return fail(error, request: nil, bytesIn: buffer.count - start, began: began)
+            }
+            if parsed != nil { break }
+            searched = buffer.count - start
+            switch read(deadline: headDeadline) {
+            case .data: continue
+            case .timedOut:
+                let error = HTTPError(
+                    .requestTimeout, code: .requestTimeout,
+                    message: "the request head did not arrive within \(timeouts.head); send it promptly")
+                return fail(error, request: nil, bytesIn: buffer.count - start, began: began)
+            case .closed, .failed: return false
+            }
+        }
+        let (head, headLength) = parsed!
+        var request = head.request
+        request.remoteAddress = peer
+        start += headLength
+        let bodyStart = start
+        do {
+            request.body = try readBody(head, deadline: Clock.monotonicMilliseconds() + timeouts.body.milliseconds)
+        } catch let error as HTTPError {
+            return fail(error, request: request, bytesIn: headLength + start - bodyStart, began: began)
+        } catch {
+            return false
+        }
+        let bytesIn = headLength + start - bodyStart
+        let response = core.responder.respond(to: request)
+        let keepAlive =
+            request.keepAlive && !core.isDraining && !response.headers.containsToken("close", in: "Connection")
+        let sent = send(response, keepAlive: keepAlive, includeBody: request.method != .head)
+        record(
+            request: request, route: response.route, status: response.status.code, bytesIn: bytesIn,
+            bytesOut: sent ?? 0, began: began)
+        return sent != nil && keepAlive
+    }
+
+    /// Reads the body the head announced, answering `Expect: 100-continue` first.
+    private func readBody(_ head: HTTPRequestHead, deadline: Int) throws -> [UInt8] {
+        let timeout = HTTPError(
+            .requestTimeout, code: .requestTimeout,
+            message: "the request body did not arrive within \(core.configuration.timeouts.body); send it promptly")
+        switch head.framing {
+        case .none:
+            return []
+        case .length(let length):
+            if head.expectsContinue && buffer.count - start < length { try sendContinue() }
+            while buffer.count - start < length {
+                switch read(deadline: deadline) {
+                case .data: continue
+                case .timedOut: throw timeout
+                case .closed, .failed: throw SystemError(.connectionClosed, call: "recv", message: "client went away")
+                }
+            }
+            defer { start += length }
+            return Array(buffer[start..<(start + length)])
+        case .chunked:
+            if head.expectsContinue && buffer.count == start { try sendContinue() }
+            var decoder = ChunkedBodyDecoder(limits: core.configuration.limits)
+            while true {
+                start += try decoder.feed(buffer[start...])
+                if decoder.isComplete { return decoder.body }
+                switch read(deadline: deadline) {
+                case .data: continue
+                case .timedOut: throw timeout
+                case .closed, .failed: throw SystemError(.connectionClosed, call: "recv", message: "client went away")
+                }
+            }
+        }
+    }
+
+    private func sendContinue() throws {
+        try Socket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+    }
+
+    /// Reads what is available into the buffer, waiting until `deadline` (monotonic ms) at most.
+    private func read(deadline: Int) -> ReadResult {
+        let remaining = deadline == .max ? -1 : deadline - Clock.monotonicMilliseconds()
+        if deadline != .max && remaining <= 0 { return .timedOut }
+        guard let readiness = try? Socket.waitReadable(fd, timeoutMilliseconds: remaining) else { return .failed }
+        if readiness == .timedOut { return .timedOut }
+        guard let count = try? Socket.receive(fd, into: scratch) else { return .failed }
+        if count == 0 { return .closed }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+        return .data
+    }
+
+    /// Drops consumed bytes from the buffer when that is cheap or worthwhile.
+    private func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        } else if start > 32 * 1024 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+    }
+
+    /// Sends a response; returns the bytes sent, or nil when the client went away.
+    private func send(_ response: HTTPResponse, keepAlive: Bool, includeBody: Bool) -> Int? {
+        let bytes = response.serialized(keepAlive: keepAlive, includeBody: includeBody, date: Clock.httpDateNow())
+        do {
+            try Socket.sendAll(fd, bytes)
+            return bytes.count
+        } catch {
+            return nil
+        }
+    }
+
+    /// Answers a request the server refused before routing, then closes the connection gracefully.
+    private func fail(_ error: HTTPError, request: HTTPRequest?, bytesIn: Int, began: UInt64) -> Bool {
+        let sent = send(.error(error), keepAlive: false, includeBody: request?.method != .head)
+        record(
+            request: request, route: nil, status: error.status.code, bytesIn: bytesIn, bytesOut: sent ?? 0,
+            began: began)
+        ServerCore.lingeringClose(dup(fd), milliseconds: core.configuration.timeouts.lingeringClose.milliseconds)
+        return false
+    }
+
+    private func record(request: HTTPRequest?, route: String?, status: Int, bytesIn: Int, bytesOut: Int, began: UInt64)
+    {
+        let seconds = Double(Clock.monotonicNanoseconds() - began) / 1e9
+        core.configuration.metrics?.recordRequest(
+            route: route, method: request?.method ?? HTTPMethod("-"), status: status, seconds: seconds)
+        core.configuration.accessLog?.record(
+            AccessLog.Entry(
+                remote: peer, method: request?.method.rawValue, path: request?.path, route: route, status: status,
+                bytesIn: bytesIn, bytesOut: bytesOut, milliseconds: seconds * 1000))
+    }
+}

@@ -1,0 +1,75 @@
+extension HTTPServer {
+    /// How long the server waits for a client, at each stage.
+    public struct Timeouts: Sendable, Equatable {
+        /// From a request's first byte to the end of its head (408 when exceeded).
+        public var head: Duration
+        /// From the end of the head to the end of the body (408 when exceeded).
+        public var body: Duration
+        /// How long a keep-alive connection may sit idle between requests (closed silently).
+        public var idle: Duration
+        /// How long a response send may block on a client that does not read (connection dropped).
+        public var write: Duration
+        /// How long a graceful shutdown waits for in-flight requests before closing their connections.
+        public var drain: Duration
+        /// After an error response, how long the server keeps reading (and discarding) so the client
+        /// receives the response instead of a reset.
+        public var lingeringClose: Duration
+
+        /// The ledger's defaults: 10 s head and body, 60 s idle, 10 s write, 30 s drain, 2 s lingering close.
+        public init(
+            head: Duration = .seconds(10), body: Duration = .seconds(10), idle: Duration = .seconds(60),
+            write: Duration = .seconds(10), drain: Duration = .seconds(30), lingeringClose: Duration = .seconds(2)
+        ) {
+            self.head = head
+            self.body = body
+            self.idle = idle
+            self.write = write
+            self.drain = drain
+            self.lingeringClose = lingeringClose
+        }
+    }
+
+    /// Everything the server needs to know before it starts.
+    public struct Configuration: Sendable {
+        /// The address to bind; `127.0.0.1` unless told otherwise (TLS belongs to a proxy in front).
+        public var host: String
+        /// The port to bind; 0 picks a free port, reported by ``HTTPServer/start()``.
+        public var port: UInt16
+        /// Request size limits.
+        public var limits: HTTPLimits
+        /// Client timeouts.
+        public var timeouts: Timeouts
+        /// The most connections served at once; further connections get 503 and are closed.
+        public var maxConnections: Int
+        /// The listen backlog.
+        public var backlog: Int32
+        /// Where one JSON line per request goes, or nil for no access log.
+        public var accessLog: AccessLog?
+        /// The metrics the server records into, or nil.
+        public var metrics: ServerMetrics?
+
+        /// Creates a configuration with the ledger's defaults.
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 8080, limits: HTTPLimits = HTTPLimits(),
+            timeouts: Timeouts = Timeouts(), maxConnections: Int = 256, backlog: Int32 = 1024,
+            accessLog: AccessLog? = nil, metrics: ServerMetrics? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.limits = limits
+            self.timeouts = timeouts
+            self.maxConnections = maxConnections
+            self.backlog = backlog
+            self.accessLog = accessLog
+            self.metrics = metrics
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds (rounded down, never negative).
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}

@@ -1,0 +1,150 @@
+import LedgerSystem
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// An HTTP/1.1 server on POSIX sockets.
+///
+/// Design: one accept thread, and one thread per connection (POSIX threads, blocking sockets, `poll`
+/// deadlines), capped by ``Configuration/maxConnections``; a connection beyond the cap is answered 503 and
+/// closed. Handlers are synchronous and may block (a webhook waits for the log's group commit, a feed
+/// request long-polls) without stalling anyone else, and the kernel spreads the threads over the cores.
+/// On two cores this is simpler than an event loop with a worker pool and as fast for the ledger's load
+/// (thousands of requests per second over a few keep-alive connections).
+///
+/// Lifecycle: ``start()`` binds and starts accepting; ``shutdown(graceful:)`` stops accepting, lets
+/// in-flight requests finish (closing idle keep-alive connections at once and answering the rest with
+/// `Connection: close`), flushes the access log and returns; ``run(announce:)`` does both around
+/// SIGTERM/SIGINT.
+public final class HTTPServer: Sendable {
+    private enum State: Sendable {
+        case idle
+        case running(listener: Int32, acceptThread: pthread_t, port: UInt16)
+        case stopped
+    }
+
+    let core: ServerCore
+    /// Held for the whole of start and shutdown, so concurrent callers wait for the transition to finish.
+    private let state = Mutex(State.idle)
+
+    /// Creates a server that answers with `responder` (usually an ``HTTPApplication``).
+    ///
+    /// - Throws: ``LedgerSystem/SystemError`` when the wake-up pipe cannot be created (out of descriptors).
+    public init(configuration: Configuration, responder: any HTTPResponder) throws(SystemError) {
+        core = try ServerCore(configuration: configuration, responder: responder)
+    }
+
+    /// The configuration the server was created with.
+    public var configuration: Configuration { core.configuration }
+
+    /// The bound port while running, else nil.
+    public var port: UInt16? {
+        state.withLock { state in
+            if case .running(_, _, let port) = state { return port }
+            return nil
+        }
+    }
+
+    /// The number of connections being served now.
+    public var openConnections: Int { core.openConnections }
+
+    /// Whether shutdown has begun; a long-polling handler may check it to return early.
+    public var isShuttingDown: Bool { core.isDraining }
+
+    /// Binds, listens and starts accepting connections.
+    ///
+    /// - Returns: the bound port (the ephemeral one when the configuration's port is 0).
+    /// - Throws: ``LedgerSystem/SystemError`` when the address cannot be bound (e.g. `addressInUse`), or
+    ///   when the server was already started.
+    @discardableResult
+    public func start() throws(SystemError) -> UInt16 {
+        try state.withLock { (state) throws(SystemError) -> UInt16 in
+            guard case .idle = state else {
+                throw SystemError(
+                    .other, call: "start", message: "the HTTP server was already started; create a new one")
+            }
+            signal(SIGPIPE, SIG_IGN)
+            let configuration = core.configuration
+            let (listener, port) = try Socket.listen(
+                host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            let core = self.core
+            do throws(SystemError) {
+                let thread = try Threads.spawn(detached: false) { Self.acceptLoop(core: core, listener: listener) }
+                state = .running(listener: listener, acceptThread: thread, port: port)
+                return port
+            } catch {
+                try? Syscall.closing(listener)
+                throw error
+            }
+        }
+    }
+
+    /// Stops the server and returns when it has stopped.
+    ///
+    /// Graceful: stop accepting, close idle connections, let in-flight requests finish (up to the drain
+    /// timeout, after which their connections are shut down), then flush the access log. Not graceful:
+    /// shut every connection down at once. Calling it again, or before ``start()``, is harmless.
+    public func shutdown(graceful: Bool = true) {
+        state.withLock { state in
+            guard case .running(_, let acceptThread, _) = state else {
+                state = .stopped
+                return
+            }
+            core.beginDraining()
+            Threads.join(acceptThread)
+            if graceful {
+                waitForConnections(milliseconds: core.configuration.timeouts.drain.milliseconds)
+            }
+            if core.openConnections > 0 {
+                core.forceCloseAll()
+                waitForConnections(milliseconds: 2000)
+            }
+            core.configuration.accessLog?.flush()
+            state = .stopped
+        }
+    }
+
+    private func waitForConnections(milliseconds: Int) {
+        let deadline = Clock.monotonicMilliseconds() + milliseconds
+        while core.openConnections > 0 && Clock.monotonicMilliseconds() < deadline {
+            usleep(2000)
+        }
+    }
+
+    /// Accepts connections until shutdown begins, then closes the listening socket.
+    private static func acceptLoop(core: ServerCore, listener: Int32) {
+        defer { try? Syscall.closing(listener) }
+        while true {
+            guard let readiness = try? Socket.waitReadable(listener, also: core.wakeRead, timeoutMilliseconds: -1),
+                readiness == .readable, !core.isDraining
+            else { return }
+            let accepted: (fd: Int32, peer: String)
+            do {
+                accepted = try Socket.accept(listener)
+            } catch {
+                // EMFILE/ENFILE and friends: back off briefly instead of spinning.
+                if error.errno != ECONNABORTED { usleep(10_000) }
+                continue
+            }
+            guard let id = core.register(accepted.fd) else {
+                core.reject(accepted.fd, peer: accepted.peer)
+                continue
+            }
+            core.configuration.metrics?.connectionAccepted(true)
+            do {
+                try Threads.spawn(detached: true) {
+                    HTTPConnection(core: core, fd: accepted.fd, peer: accepted.peer).run()
+                    core.unregisterAndClose(id)
+                    core.configuration.metrics?.connectionClosed()
+                }
+            } catch {
+                core.unregisterAndClose(id)
+                core.configuration.metrics?.connectionClosed()
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The LedgerHTTP module; see Package.swift for its concern.

@@ -1,0 +1,97 @@
+import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// POSIX threads for the accept loop and the connections.
+enum Threads {
+    private final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Starts a thread running `body`. A detached thread cannot be joined; a joinable one must be.
+    @discardableResult
+    static func spawn(detached: Bool, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> pthread_t {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                box.body()
+                return nil
+            }, context)
+        if status != 0 {
+            Unmanaged<Box>.fromOpaque(context).release()
+            var error = SystemError.fromErrno(status, call: "pthread_create")
+            error.message += "; lower the connection cap or raise the process's thread limit"
+            throw error
+        }
+        return thread
+    }
+
+    /// Waits for a joinable thread to finish.
+    static func join(_ thread: pthread_t) {
+        pthread_join(thread, nil)
+    }
+}
+
+/// Time in the units the server needs, from `clock_gettime`.
+enum Clock {
+    /// Nanoseconds on the monotonic clock (for deadlines and durations).
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Milliseconds on the monotonic clock.
+    static func monotonicMilliseconds() -> Int {
+        Int(monotonicNanoseconds() / 1_000_000)
+    }
+
+    /// Wall-clock time as seconds and milliseconds since the epoch.
+    static func wallClock() -> (seconds: Int, milliseconds: Int) {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return (Int(time.tv_sec), Int(time.tv_nsec / 1_000_000))
+    }
+
+    /// The broken-down UTC time of `seconds` since the epoch.
+    static func utc(_ seconds: Int) -> tm {
+        var value = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&value, &parts)
+        return parts
+    }
+
+    /// The current time in ISO 8601 UTC with milliseconds, e.g. `2026-03-01T00:00:00.123Z`.
+    static func iso8601Now() -> String {
+        let (seconds, milliseconds) = wallClock()
+        let t = utc(seconds)
+        return "\(pad(Int(t.tm_year) + 1900, 4))-\(pad(Int(t.tm_mon) + 1, 2))-\(pad(Int(t.tm_mday), 2))T"
+            + "\(pad(Int(t.tm_hour), 2)):\(pad(Int(t.tm_min), 2)):\(pad(Int(t.tm_sec), 2)).\(pad(milliseconds, 3))Z"
+    }
+
+    /// The current time as an HTTP date (IMF-fixdate), e.g. `Sun, 01 Mar 2026 00:00:00 GMT`.
+    static func httpDateNow() -> String {
+        let t = utc(wallClock().seconds)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(days[Int(t.tm_wday)]), \(pad(Int(t.tm_mday), 2)) \(months[Int(t.tm_mon)]) \(Int(t.tm_year) + 1900) "
+            + "\(pad(Int(t.tm_hour), 2)):\(pad(Int(t.tm_min), 2)):\(pad(Int(t.tm_sec), 2)) GMT"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

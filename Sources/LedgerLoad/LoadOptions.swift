@@ -1,0 +1,117 @@
+/// The command line of `ledger-load`, parsed by hand (no dependencies).
+struct LoadOptions {
+    enum Command {
+        case run, serve, help
+    }
+
+    var command = Command.help
+    var host = "127.0.0.1"
+    var port: UInt16 = 0
+    var path = "/healthz"
+    var method = "GET"
+    var headers: [(String, String)] = []
+    var body: [UInt8] = []
+    var clients = 8
+    var seconds = 10.0
+    var warmup = 2.0
+    var json = false
+    /// For `serve`: how long the demo webhook handler blocks, imitating the log's group commit.
+    var commitMicroseconds = 0
+
+    static let usage = """
+        OVERVIEW: load client for the ledger's HTTP server (requests/s and latency percentiles)
+
+        USAGE: ledger-load run --url http://HOST:PORT/PATH [--method M] [--header 'Name: value']...
+                               [--body TEXT | --body-file FILE | --body-size N] [--clients N]
+                               [--duration S] [--warmup S] [--json]
+               ledger-load serve [--host H] [--port P] [--commit-us N]
+
+        run     N keep-alive clients (one thread each) send requests back to back for --duration seconds
+                after --warmup seconds; prints requests/s, p50/p90/p99/max latency, statuses, errors.
+        serve   a demo server with the ledger's route shapes (POST /webhooks/apple, GET
+                /v1/users/{id}/entitlement, GET /healthz, GET /metrics); --commit-us makes the webhook
+                block that long, like a group commit. Prints `listening on http://HOST:PORT`; SIGTERM stops it.
+        """
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(LoadError) -> LoadOptions {
+        var options = LoadOptions()
+        var rest = arguments[...]
+        guard let command = rest.popFirst() else { return options }
+        switch command {
+        case "run": options.command = .run
+        case "serve": options.command = .serve
+        case "help", "--help", "-h": return options
+        default: throw LoadError("unknown command \(command); use run or serve")
+        }
+        func value(_ flag: String) throws(LoadError) -> String {
+            guard let next = rest.popFirst() else { throw LoadError("\(flag) needs a value") }
+            return next
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--url": try options.setURL(try value(flag))
+            case "--host": options.host = try value(flag)
+            case "--port": options.port = try number(try value(flag), flag)
+            case "--method": options.method = try value(flag)
+            case "--header":
+                let text = try value(flag)
+                guard let colon = text.firstIndex(of: ":") else { throw LoadError("--header wants 'Name: value'") }
+                options.headers.append(
+                    (String(text[..<colon]), String(text[text.index(after: colon)...].drop { $0 == " " })))
+            case "--body": options.body = Array(try value(flag).utf8)
+            case "--body-file": options.body = try readFile(try value(flag))
+            case "--body-size": options.body = [UInt8](repeating: 0x61, count: try number(try value(flag), flag))
+            case "--clients": options.clients = try number(try value(flag), flag)
+            case "--duration": options.seconds = try decimal(try value(flag), flag)
+            case "--warmup": options.warmup = try decimal(try value(flag), flag)
+            case "--commit-us": options.commitMicroseconds = try number(try value(flag), flag)
+            case "--json": options.json = true
+            default: throw LoadError("unknown option \(flag)")
+            }
+        }
+        if options.command == .run && options.port == 0 { throw LoadError("run needs --url http://HOST:PORT/PATH") }
+        if options.clients < 1 { throw LoadError("--clients must be at least 1") }
+        return options
+    }
+
+    /// Takes host, port and path from `http://HOST:PORT/PATH`.
+    mutating func setURL(_ url: String) throws(LoadError) {
+        guard url.hasPrefix("http://") else { throw LoadError("--url must start with http:// (TLS is not spoken)") }
+        let rest = url.dropFirst(7)
+        let authority = rest.prefix { $0 != "/" }
+        path = rest.count > authority.count ? String(rest.dropFirst(authority.count)) : "/"
+        guard let colon = authority.lastIndex(of: ":") else { throw LoadError("--url needs an explicit port") }
+        host = String(authority[..<colon]).trimmingCharacters(in: "[]")
+        port = try Self.number(String(authority[authority.index(after: colon)...]), "--url")
+    }
+}
+
+private func number<T: FixedWidthInteger>(_ text: String, _ flag: String) throws(LoadError) -> T {
+    guard let value = T(text) else { throw LoadError("\(flag) wants a whole number, not \(text)") }
+    return value
+}
+
+private func decimal(_ text: String, _ flag: String) throws(LoadError) -> Double {
+    guard let value = Double(text), value >= 0 else { throw LoadError("\(flag) wants seconds, not \(text)") }
+    return value
+}
+
+extension LoadOptions {
+    fileprivate static func number<T: FixedWidthInteger>(_ text: String, _ flag: String) throws(LoadError) -> T {
+        guard let value = T(text) else { throw LoadError("\(flag) wants a whole number, not \(text)") }
+        return value
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
+
+/// A usage or setup error of the load tool.
+struct LoadError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
