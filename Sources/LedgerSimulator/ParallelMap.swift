@@ -1,8 +1,9 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// Maps a collection on every core, keeping the input order: the result is the same as a sequential map, so
 /// parallelism never changes the simulator's output.

@@ -14,7 +14,8 @@ public struct Simulation: Sendable {
     public let truth: Truth
 
     /// Creates a simulation outcome.
-    public init(config: SimulationConfig, notifications: [SimulatedNotification], deliveries: [Delivery], truth: Truth) {
+    public init(config: SimulationConfig, notifications: [SimulatedNotification], deliveries: [Delivery], truth: Truth)
+    {
         self.config = config
         self.notifications = notifications
         self.deliveries = deliveries

@@ -9,7 +9,7 @@ public struct SimulationBehaviour: Sendable, Hashable {
     /// Share of buyers whose purchases carry no `appAccountToken` (orphans).
     public var orphan = 0.012
     /// Share of users who get access through Family Sharing (`FAMILY_SHARED`).
-    public var familyMember = 0.03
+    public var familyMember = 0.04
     /// Share of buyers already subscribing in the first days of the simulation.
     public var earlyJoiners = 0.35
     /// Per month: turning auto-renew off (churn).
@@ -21,13 +21,13 @@ public struct SimulationBehaviour: Sendable, Hashable {
     /// Per month: downgrading (or crossgrading to another duration), effective at the next renewal.
     public var downgrade = 0.015
     /// Of downgrades: cancelled before the renewal.
-    public var downgradeCancelled = 0.3
+    public var downgradeCancelled = 0.4
     /// Per renewal: the charge fails.
     public var billingFailure = 0.04
     /// Of failures: the app's billing grace period applies.
     public var grace = 0.5
     /// Of failures in grace: recovered within the grace period.
-    public var recoveryInGrace = 0.55
+    public var recoveryInGrace = 0.5
     /// Of failures (no grace, or grace expired): recovered during billing retry.
     public var recoveryInRetry = 0.35
     /// Per transaction: refunded (current period).
@@ -37,19 +37,19 @@ public struct SimulationBehaviour: Sendable, Hashable {
     /// Of refunds: preceded by a CONSUMPTION_REQUEST.
     public var consumptionRequest = 0.5
     /// Of refunds: reversed later.
-    public var refundReversed = 0.1
+    public var refundReversed = 0.2
     /// Per transaction: a refund request that Apple declines.
     public var refundDeclined = 0.004
     /// Per month for family members: access revoked.
-    public var familyRevoke = 0.06
+    public var familyRevoke = 0.08
     /// After an expiry: resubscribing later.
     public var resubscribe = 0.3
     /// Per period: the renewal date is extended (Extend Renewal Date API).
-    public var renewalExtension = 0.004
+    public var renewalExtension = 0.01
     /// Per period: a price-increase notice.
-    public var priceIncrease = 0.003
+    public var priceIncrease = 0.006
     /// Per period: an offer code redeemed for the active subscription.
-    public var offerRedeemed = 0.003
+    public var offerRedeemed = 0.006
     /// Of upgrades: the upgraded-away transaction is later re-signed with `isUpgraded` (through a refund
     /// request that Apple declines).
     public var upgradedResigned = 0.3

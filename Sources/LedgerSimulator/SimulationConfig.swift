@@ -28,7 +28,8 @@ public struct SimulationConfig: Sendable, Hashable {
     public var behaviour: SimulationBehaviour
 
     /// 2026-01-01T00:00:00Z, the default start.
-    public static let defaultStart = Instant(milliseconds: SimulationClock.daysFrom(year: 2026, month: 1, day: 1) * 86_400_000)
+    public static let defaultStart = Instant(
+        milliseconds: SimulationClock.daysFrom(year: 2026, month: 1, day: 1) * 86_400_000)
 
     /// The sandbox's limit: a subscription renews at most this many times after its purchase.
     public static let sandboxRenewalLimit = 12

@@ -30,7 +30,8 @@ public enum SimulationFiles {
             try fileSystem.writeFileDurably(Path.join(directory, truth), truthBytes)
         } catch {
             throw SimulationError(
-                .io, "could not write the simulation into \(directory): \(error.message); check the path and free space",
+                .io,
+                "could not write the simulation into \(directory): \(error.message); check the path and free space",
                 cause: error)
         }
         return SimulationReport(simulation: simulation, bytes: lines.count)

@@ -41,7 +41,10 @@ public struct Simulator: Sendable {
             let base = notifications.count
             notifications.append(contentsOf: timeline.notifications)
             for delivery in timeline.deliveries {
-                deliveries.append(Delivery(notification: base + delivery.notification, deliveredAt: delivery.at, attempt: delivery.attempt))
+                deliveries.append(
+                    Delivery(
+                        notification: base + delivery.notification, deliveredAt: delivery.at, attempt: delivery.attempt)
+                )
             }
             let otids = timeline.subscription.map { [$0.originalTransactionId] } ?? []
             if timeline.profile == .orphan, let otid = otids.first {
@@ -53,8 +56,11 @@ public struct Simulator: Sendable {
                         originalTransactionIds: otids, samples: userSamples))
             }
         }
-        deliveries.sort { ($0.deliveredAt, $0.notification, $0.attempt) < ($1.deliveredAt, $1.notification, $1.attempt) }
-        let truth = Truth(environment: config.environment, start: config.start, end: config.end, users: users, orphans: orphans)
+        deliveries.sort {
+            ($0.deliveredAt, $0.notification, $0.attempt) < ($1.deliveredAt, $1.notification, $1.attempt)
+        }
+        let truth = Truth(
+            environment: config.environment, start: config.start, end: config.end, users: users, orphans: orphans)
         return Simulation(config: config, notifications: notifications, deliveries: deliveries, truth: truth)
     }
 
@@ -69,7 +75,8 @@ public struct Simulator: Sendable {
                 type: "TEST", subtype: nil, uuid: rng.uuid(), signedDate: signed, status: nil, hasTransaction: false,
                 hasRenewal: false)
             return SimulatedNotification(
-                uuid: envelope["notificationUUID"]!.string!, type: "TEST", subtype: nil, signedDate: signed, userId: nil,
+                uuid: envelope["notificationUUID"]!.string!, type: "TEST", subtype: nil, signedDate: signed,
+                userId: nil,
                 originalTransactionId: nil, status: nil, envelope: envelope, transaction: nil, renewal: nil)
         }
     }
@@ -77,7 +84,9 @@ public struct Simulator: Sendable {
     /// How likely a product is chosen: more small plans than large, monthly plans most, then annual.
     static func preference(_ product: Product) -> Double {
         let byDevices: [Double] = [30, 24, 14, 10, 7, 5, 3.5, 2.5, 1.5, 2.5]
-        let devices = product.devices >= 1 && product.devices <= 10 ? byDevices[product.devices - 1] : 10 / Double(product.devices)
+        let devices =
+            product.devices >= 1 && product.devices <= 10
+            ? byDevices[product.devices - 1] : 10 / Double(product.devices)
         let byPeriod: Double
         switch product.period.months {
         case 1: byPeriod = 60

@@ -64,7 +64,8 @@ extension Truth {
             userTruths.append(
                 UserTruth(
                     userId: id, appAccountToken: token, profile: profile,
-                    originalTransactionIds: otids.compactMap(\.string), samples: try samples.map(TruthSample.init(json:))))
+                    originalTransactionIds: otids.compactMap(\.string),
+                    samples: try samples.map(TruthSample.init(json:))))
         }
         var orphanTruths: [OrphanTruth] = []
         for orphan in orphans {

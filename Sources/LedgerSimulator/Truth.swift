@@ -24,7 +24,9 @@ public struct Truth: Sendable, Hashable {
     public var orphans: [OrphanTruth]
 
     /// Creates a truth.
-    public init(environment: LedgerEnvironment, start: Instant, end: Instant, users: [UserTruth], orphans: [OrphanTruth]) {
+    public init(
+        environment: LedgerEnvironment, start: Instant, end: Instant, users: [UserTruth], orphans: [OrphanTruth]
+    ) {
         self.environment = environment
         self.start = start
         self.end = end

@@ -73,7 +73,8 @@ struct TruthSampler: Sendable {
         case .uncertain: return nil
         case .known(let reading):
             return TruthSample(
-                at: instant, deviceLimit: reading.devices, status: reading.statuses.count == 1 ? reading.statuses[0] : nil)
+                at: instant, deviceLimit: reading.devices,
+                status: reading.statuses.count == 1 ? reading.statuses[0] : nil)
         }
     }
 

@@ -44,7 +44,8 @@ extension UserLifecycle {
         let expired = subscription.current
         let behaviour = config.behaviour
         let hasGrace = rng.chance(behaviour.grace)
-        let graceUntil = hasGrace ? expired.expires.adding(milliseconds: clock.gracePeriod(for: expired.product.period)) : nil
+        let graceUntil =
+            hasGrace ? expired.expires.adding(milliseconds: clock.gracePeriod(for: expired.product.period)) : nil
         let retryUntil = expired.expires.adding(milliseconds: clock.billingRetryPeriod)
         advanceGeneration()
         subscription.lapses.append(Lapse(from: expired.expires, graceUntil: graceUntil, retryUntil: retryUntil))
@@ -54,7 +55,9 @@ extension UserLifecycle {
         let g = generation
         if let graceUntil {
             if rng.chance(behaviour.recoveryInGrace) {
-                queue.schedule(.recover(inGrace: true), at: instant(between: now, and: graceUntil, lower: 0.05, upper: 0.95), generation: g)
+                queue.schedule(
+                    .recover(inGrace: true), at: instant(between: now, and: graceUntil, lower: 0.05, upper: 0.95),
+                    generation: g)
             } else {
                 queue.schedule(.graceExpired, at: graceUntil, generation: g)
             }
@@ -67,7 +70,9 @@ extension UserLifecycle {
     mutating func scheduleRetryOutcome(from: Instant, until: Instant) {
         if rng.chance(config.behaviour.recoveryInRetry) {
             let u = 0.02 + rng.unit() * 0.93
-            queue.schedule(.recover(inGrace: false), at: instant(between: from, and: until, lower: u * u, upper: u * u), generation: generation)
+            queue.schedule(
+                .recover(inGrace: false), at: instant(between: from, and: until, lower: u * u, upper: u * u),
+                generation: generation)
         } else {
             queue.schedule(.retryExpired, at: until, generation: generation)
         }

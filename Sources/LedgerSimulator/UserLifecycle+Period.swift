@@ -26,10 +26,12 @@ extension UserLifecycle {
 
         if timeline.profile == .familyMember {
             if rng.chance(perPeriod(behaviour.familyRevoke, months: months)) {
-                queue.schedule(.familyRevoke, at: instant(between: from, and: to, lower: 0.05, upper: 0.95), generation: g)
+                queue.schedule(
+                    .familyRevoke, at: instant(between: from, and: to, lower: 0.05, upper: 0.95), generation: g)
             }
             if rng.chance(perPeriod(behaviour.churn, months: months)) {
-                queue.schedule(.disableAutoRenew, at: instant(between: from, and: to, lower: 0.05, upper: 0.9), generation: g)
+                queue.schedule(
+                    .disableAutoRenew, at: instant(between: from, and: to, lower: 0.05, upper: 0.9), generation: g)
             }
             return
         }
@@ -37,7 +39,8 @@ extension UserLifecycle {
             let off = instant(between: from, and: to, lower: 0.03, upper: 0.9)
             queue.schedule(.disableAutoRenew, at: off, generation: g)
             if rng.chance(behaviour.reenable) {
-                queue.schedule(.enableAutoRenew, at: instant(between: off, and: to, lower: 0.1, upper: 0.9), generation: g)
+                queue.schedule(
+                    .enableAutoRenew, at: instant(between: off, and: to, lower: 0.1, upper: 0.9), generation: g)
             }
         }
         if rng.chance(perPeriod(behaviour.upgrade, months: months)) {
@@ -47,7 +50,8 @@ extension UserLifecycle {
             let change = instant(between: from, and: to, lower: 0.05, upper: 0.8)
             queue.schedule(.downgrade, at: change, generation: g)
             if rng.chance(behaviour.downgradeCancelled) {
-                queue.schedule(.cancelDowngrade, at: instant(between: change, and: to, lower: 0.1, upper: 0.9), generation: g)
+                queue.schedule(
+                    .cancelDowngrade, at: instant(between: change, and: to, lower: 0.1, upper: 0.9), generation: g)
             }
         }
         if rng.chance(behaviour.refund) {
@@ -59,7 +63,8 @@ extension UserLifecycle {
         if rng.chance(behaviour.refundDeclined) {
             let index = subscription.transactions.count - 1
             queue.schedule(
-                .requestDeclinedRefund(transaction: index), at: instant(between: from, and: to, lower: 0.05, upper: 0.8),
+                .requestDeclinedRefund(transaction: index),
+                at: instant(between: from, and: to, lower: 0.05, upper: 0.8),
                 generation: g)
         }
         if rng.chance(behaviour.priceIncrease) {
@@ -101,7 +106,8 @@ extension UserLifecycle {
         if rng.chance(config.behaviour.upgradedResigned) {
             // The upgraded-away transaction shows up again later, re-signed with isUpgraded.
             let index = subscription.transactions.count - 2
-            queue.schedule(.requestDeclinedRefund(transaction: index), at: now.adding(milliseconds: days(1, 10)), generation: nil)
+            queue.schedule(
+                .requestDeclinedRefund(transaction: index), at: now.adding(milliseconds: days(1, 10)), generation: nil)
         }
         beginPeriod()
     }
@@ -114,7 +120,8 @@ extension UserLifecycle {
         let target: Product?
         if current.devices > 1 && rng.chance(0.75) {
             let wanted = max(1, current.devices - rng.int(in: 1...2))
-            target = products.first { $0.devices == wanted && $0.period == current.period }
+            target =
+                products.first { $0.devices == wanted && $0.period == current.period }
                 ?? products.filter { $0.devices < current.devices && $0.period == current.period }.last
         } else {
             let others = products.filter { $0.devices == current.devices && $0.period != current.period }

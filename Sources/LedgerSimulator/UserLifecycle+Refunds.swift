@@ -35,7 +35,8 @@ extension UserLifecycle {
         }
         if rng.chance(config.behaviour.refundReversed) {
             let index = subscription.transactions.count - 1
-            queue.schedule(.reverseRefund(transaction: index), at: now.adding(milliseconds: days(3, 30)), generation: nil)
+            queue.schedule(
+                .reverseRefund(transaction: index), at: now.adding(milliseconds: days(3, 30)), generation: nil)
         }
     }
 

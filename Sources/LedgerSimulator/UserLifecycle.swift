@@ -25,7 +25,8 @@ struct UserLifecycle {
     /// The instant of the event being handled.
     var now: Instant
 
-    init(config: SimulationConfig, builder: NotificationBuilder, products: [Product], weights: [Double], userId: Int64) {
+    init(config: SimulationConfig, builder: NotificationBuilder, products: [Product], weights: [Double], userId: Int64)
+    {
         self.config = config
         self.clock = config.clock
         self.builder = builder

@@ -85,7 +85,8 @@ public struct DeterministicApplePKI: Sendable {
         }
         let signature = try key.signature(for: Array(der[tbs.start..<tbs.end]), digest: digest)
         let bitString = DER.tlv(0x03, [0x00] + signature.derRepresentation)
-        let rebuilt = DER.sequence(Array(der[tbs.start..<tbs.end]) + Array(der[algorithm.start..<algorithm.end]) + bitString)
+        let rebuilt = DER.sequence(
+            Array(der[tbs.start..<tbs.end]) + Array(der[algorithm.start..<algorithm.end]) + bitString)
         return try X509Certificate(derRepresentation: rebuilt)
     }
 }

@@ -54,15 +54,13 @@ public struct DeterministicSigningKey: Sendable {
         let z = bitsToScalar(hash)
         var generator = NonceGenerator(
             digest: digest, key: field.bytes(scalar), message: field.bytes(field.reducedOnce(z)))
+        let zBytes = field.bytes(field.reducedOnce(z))
+        let dBytes = field.bytes(scalar)
         while true {
             let k = bitsToScalar(generator.next(byteCount: field.byteCount))
             guard field.isValidScalar(k) else { continue }
-            let point = try group.generatorMultipleX(field.bytes(k))
-            let r = field.reducedOnce(ScalarField.limbs(bigEndian: point, count: field.limbs))
-            guard !r.allSatisfy({ $0 == 0 }) else { continue }
-            let s = field.multiply(field.inverse(k), field.add(field.reducedOnce(z), field.multiply(r, scalar)))
-            guard !s.allSatisfy({ $0 == 0 }) else { continue }
-            return try ECDSASignature(rawRepresentation: field.bytes(r) + field.bytes(s))
+            guard let (r, s) = try group.sign(z: zBytes, k: field.bytes(k), d: dBytes) else { continue }
+            return try ECDSASignature(rawRepresentation: r + s)
         }
     }
 
