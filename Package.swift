@@ -47,7 +47,9 @@ let package = Package(
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore"]),
+            dependencies: [
+                "LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore", "LedgerLog", "LedgerCrypto",
+            ]),
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
@@ -60,6 +62,8 @@ let package = Package(
                 "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+        // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
+        .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerSystem"]),
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
@@ -83,6 +87,9 @@ let package = Package(
         .testTarget(
             name: "LedgerSimulatorTests",
             dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
+        .testTarget(
+            name: "LedgerAPITests",
+            dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),

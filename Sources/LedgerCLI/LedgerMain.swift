@@ -41,6 +41,8 @@ public enum LedgerMain {
     case "correct": return try OperatorCommands.correct(context)
     case "quarantine": return try QuarantineCommand.run(context)
     case "reconcile": return try ReconcileCommand.run(context)
+    case "serve": return try ServeCommand.run(context)
+    case "report": return try ReportCommand.run(context)
     default:
       throw CLIError(
         .internalError, "'\(context.arguments.command)' is not available in this build yet")

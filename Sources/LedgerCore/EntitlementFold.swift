@@ -1,116 +1,123 @@
-/// Whom a state or history query is about.
-public enum SubjectQuery: Hashable, Sendable, CustomStringConvertible {
-    /// A Visla user id (the app's appAccountToken scheme).
-    case user(Int64)
-    /// Any appAccountToken, canonical lower case.
-    case account(String)
-    /// One subscription.
-    case originalTransaction(String)
-
-    public var description: String {
-        switch self {
-        case .user(let id): return "user \(id)"
-        case .account(let token): return "account \(token)"
-        case .originalTransaction(let otid): return "subscription \(otid)"
-        }
-    }
-}
-
-/// A subscription's state together with whom it belongs to.
-public struct OwnedSubscription: Hashable, Sendable {
-    /// The owner: user id and/or account token; both nil for an orphan.
-    public var owner: Subject
-    /// The state.
-    public var state: SubscriptionState
-
-    /// Creates an owned subscription.
-    public init(owner: Subject, state: SubscriptionState) {
-        self.owner = owner
-        self.state = state
-    }
-}
-
-/// The entitlement fold: a pure, total function from ledger entries to what a subject was entitled to at
-/// valid time T, as known at K.
+/// Derives entitlements from ledger entries: the one place where the App Store's facts become a user's
+/// status and device limit at a valid time `at`, as known at `knownAt`.
 ///
-/// The same entries in any order, with any duplicates, give the same answer: entries are de-duplicated
-/// by idempotency key and every choice is made by content (signed dates, then stable tie-breaks), never
-/// by arrival order. It never traps, whatever the input: unknown products, notification types and
-/// sources are kept and ignored where they carry no entitlement facts.
+/// The fold is a pure, total function of a *set* of entries: any order, any duplicates, the same answer;
+/// it never traps on any input. The rules, in the README's words ("How entitlements are computed"):
+/// - a transaction grants its product's devices over `[purchaseDate, expiresDate)`; its latest signed
+///   version is its truth (a revocation ends it, a re-signed version without one reinstates it, a later
+///   expiresDate extends it);
+/// - grants of one subscription never overlap: a transaction starting inside an earlier one cuts it;
+/// - renewal info is a state over time: at `at` the latest signed at or before `at` counts (auto-renew,
+///   a pending downgrade or crossgrade, the grace period, billing retry);
+/// - corrections grant or revoke from their effective time; links attach orphans to users.
 public struct EntitlementFold: Sendable {
-    /// The catalog giving each product's devices and period.
+    /// The catalog that gives products their devices and periods.
     public let catalog: Catalog
 
     /// Creates a fold over a catalog.
-    public init(catalog: Catalog) {
+    public init(catalog: Catalog = .visla) {
         self.catalog = catalog
     }
 
-    /// The subject's entitlement at `at`, counting only entries recorded at or before `knownAt` (nil: all).
+    /// The entitlement of a user, account or single subscription at valid time `at`, as known at `knownAt`.
     ///
-    /// - Parameter entries: any superset of the entries about the subject, in any order, duplicates allowed.
-    public func state(of query: SubjectQuery, entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?)
-        -> EntitlementState
-    {
-        let owned = subscriptions(in: entries, at: at, knownAt: knownAt, including: query)
-        var userId: Int64?
-        var token: String?
-        switch query {
-        case .user(let id):
-            userId = id
-            token = AccountToken.token(forUser: id)
-        case .account(let value):
-            token = value
-            userId = AccountToken.userId(fromToken: value)
-        case .originalTransaction:
-            let owner = owned.first?.owner
-            userId = owner?.userId
-            token = owner?.appAccountToken
-        }
-        return EntitlementState(
-            userId: userId, appAccountToken: token, at: at, knownAt: knownAt, subscriptions: owned.map(\.state))
-    }
-
-    /// Every subscription found in `entries` with its owner, at `at` as known at `knownAt`, sorted by
-    /// original transaction id. Subscriptions not yet started at `at` are left out.
-    public func subscriptions(in entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?)
-        -> [OwnedSubscription]
-    {
-        subscriptions(in: entries, at: at, knownAt: knownAt, including: nil)
-    }
-
-    func subscriptions(
-        in entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?, including query: SubjectQuery?
-    ) -> [OwnedSubscription] {
-        let visible = FoldInput(entries: entries, knownAt: knownAt)
-        var result: [OwnedSubscription] = []
-        for (otid, group) in visible.subscriptions {
-            let owner = visible.owner(of: otid, group: group)
-            if let query, !Self.belongs(otid: otid, owner: owner, to: query) { continue }
-            let revokes = visible.revocations(forSubscription: otid, owner: owner)
-            var timeline = SubscriptionTimeline(originalTransactionId: otid, entries: group, catalog: catalog)
-            timeline.applyRevocations(revokes)
-            if let state = timeline.state(at: at) { result.append(OwnedSubscription(owner: owner, state: state)) }
-        }
-        for grant in visible.grants {
-            if let query, !Self.belongs(otid: grant.targetSubscription ?? grant.id, owner: grant.owner, to: query) {
-                continue
+    /// - Parameters:
+    ///   - query: whose entitlement.
+    ///   - entries: any superset of the records about the subject, any order, duplicates allowed.
+    ///   - at: the valid time.
+    ///   - knownAt: only entries recorded at or before it count; nil for all.
+    public func state(
+        of query: SubjectQuery, entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?
+    ) -> EntitlementState {
+        withContiguous(entries) { buffer in
+            var only: String?
+            if case .originalTransaction(let otid) = query { only = otid }
+            let index = Index(buffer, knownAt: knownAt, only: only)
+            var identity = Self.identity(of: query)
+            var owners: [String: Subject] = [:]
+            let corrections = Corrections(index) { otid in
+                index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
             }
-            var timeline = SubscriptionTimeline(grant: grant, catalog: catalog)
-            timeline.applyRevocations(visible.revocations(forSubscription: grant.targetSubscription, owner: grant.owner))
-            if let state = timeline.state(at: at) { result.append(OwnedSubscription(owner: grant.owner, state: state)) }
+            var subscriptions: [SubscriptionState] = []
+            for group in index.groups {
+                let owner = Self.owner(of: group, in: index)
+                owners[group.originalTransactionId] = owner
+                if case .originalTransaction = query {
+                    identity = (owner.userId, owner.appAccountToken)
+                } else if !Self.owner(owner, matches: query) {
+                    continue
+                }
+                if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
+                    subscriptions.append(state)
+                }
+            }
+            for grant in corrections.grants {
+                let belongs: Bool
+                if case .originalTransaction(let otid) = query {
+                    belongs = grant.attachedTo == otid
+                } else {
+                    belongs = Self.owner(grant.owner, matches: query)
+                }
+                guard belongs else { continue }
+                let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
+                if let state = state(of: grant, in: index, revokes: revokes, at: at) {
+                    subscriptions.append(state)
+                }
+            }
+            subscriptions.sort { $0.originalTransactionId < $1.originalTransactionId }
+            return EntitlementState(
+                userId: identity.userId, appAccountToken: identity.token, at: at, knownAt: knownAt,
+                subscriptions: subscriptions)
         }
-        result.sort { $0.state.originalTransactionId < $1.state.originalTransactionId }
-        return result
     }
 
-    static func belongs(otid: String, owner: Subject, to query: SubjectQuery) -> Bool {
-        switch query {
-        case .user(let id): return owner.userId == id
-        case .account(let token):
-            if let id = AccountToken.userId(fromToken: token) { return owner.userId == id }
-            return owner.appAccountToken == token
-        case .originalTransaction(let wanted): return otid == wanted
+    /// Every subscription found in `entries` with its owner, at valid time `at` as known at `knownAt`
+    /// (projections of all users). Subscriptions that had not started by `at` are left out. Sorted by
+    /// original transaction id.
+    public func subscriptions(
+        in entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?
+    ) -> [OwnedSubscription] {
+        withContiguous(entries) { buffer in
+            let index = Index(buffer, knownAt: knownAt)
+            let corrections = Corrections(index) { otid in
+                index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
+            }
+            var result: [OwnedSubscription] = []
+            result.reserveCapacity(index.groups.count + corrections.grants.count)
+            for group in index.groups {
+                let owner = Self.owner(of: group, in: index)
+                if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
+                    result.append(OwnedSubscription(owner: owner, state: state))
+                }
+            }
+            for grant in corrections.grants {
+                let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
+                if let state = state(of: grant, in: index, revokes: revokes, at: at) {
+                    result.append(OwnedSubscription(owner: grant.owner, state: state))
+                }
+            }
+            result.sort { $0.state.originalTransactionId < $1.state.originalTransactionId }
+            return result
         }
+    }
+
+    /// One Apple subscription's state, with the operator revokes that reach it applied.
+    private func subscriptionState(
+        of group: Index.Group, owner: Subject, in index: Index, corrections: Corrections, at: Instant
+    ) -> SubscriptionState? {
+        let revokes = corrections.revokes(otid: group.originalTransactionId, owner: owner)
+        let grants = grants(of: group, in: index, revokes: revokes.map(\.from))
+        var lastSeq: UInt64 = 0
+        for member in index.members[group.members] { lastSeq = max(lastSeq, index.entries[member].seq) }
+        for revoke in revokes { lastSeq = max(lastSeq, revoke.seq) }
+        return state(of: group, in: index, grants: grants, at: at, lastSeq: lastSeq)
+    }
+
+    /// Runs `body` over the entries as one contiguous buffer, copying only when the collection has none.
+    private func withContiguous<Result>(
+        _ entries: some Collection<LedgerEntry>, _ body: (UnsafeBufferPointer<LedgerEntry>) -> Result
+    ) -> Result {
+        if let result = entries.withContiguousStorageIfAvailable(body) { return result }
+        return Array(entries).withUnsafeBufferPointer(body)
     }
 }

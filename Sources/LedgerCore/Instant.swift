@@ -26,27 +26,6 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     return Instant(milliseconds: sum)
   }
 
-  /// This instant moved by whole calendar months (UTC), the day clamped to the target month's length.
-  public func adding(months: Int) -> Instant {
-    var days = milliseconds / 86_400_000
-    var rest = milliseconds % 86_400_000
-    if rest < 0 {
-      rest += 86_400_000
-      days -= 1
-    }
-    let (year, month, day) = CivilDate.fromDays(days)
-    let total = Int64(month - 1) + Int64(months)
-    var newYear = year + total / 12
-    var newMonth = Int(total % 12)
-    if newMonth < 0 {
-      newMonth += 12
-      newYear -= 1
-    }
-    let clamped = min(day, CivilDate.daysInMonth(year: newYear, month: newMonth + 1))
-    return Instant(
-      milliseconds: CivilDate.toDays(year: newYear, month: newMonth + 1, day: clamped) * 86_400_000 + rest)
-  }
-
   /// The ISO 8601 form, e.g. `2026-03-01T00:00:00Z` (milliseconds shown only when non-zero).
   public var description: String { iso8601 }
 }

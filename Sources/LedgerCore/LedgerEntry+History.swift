@@ -1,75 +1,101 @@
 extension LedgerEntry {
-    /// The instant the record takes effect, for history and reports:
-    /// corrections at their `from`; links when recorded; refunds, revocations and their reversals at the
-    /// transaction's revocationDate (else when signed); purchases, renewals, upgrades, resubscribes and
-    /// reconciled transactions at the transaction's purchaseDate; anything else when Apple signed it.
+    /// The instant the record takes effect, which orders a subject's history.
+    ///
+    /// - a correction: its `from`;
+    /// - a link: when it was recorded;
+    /// - `REFUND`, `REVOKE`, `REFUND_REVERSED`: the transaction's revocationDate, else the signedDate;
+    /// - a purchase, renewal, upgrade or resubscribe (`SUBSCRIBED`, `DID_RENEW`, `OFFER_REDEEMED`,
+    ///   `DID_CHANGE_RENEWAL_PREF`/`UPGRADE`): the transaction's purchaseDate;
+    /// - a transaction imported from the App Store Server API or a receipt: its purchaseDate;
+    /// - anything else: the notification's signedDate (renewal info alone: its signedDate; otherwise when the
+    ///   ledger recorded it).
     public var effectiveAt: Instant {
-        let record = self.record
         if let correction = record.correction { return correction.effectiveAt }
-        if record.link != nil { return recordedAt }
-        let transaction = record.transaction
+        if record.source == .link { return recordedAt }
         if let notification = record.notification {
             switch notification.type {
-            case "REFUND", "REVOKE", "REFUND_REVERSED":
-                return transaction?.revocationDate ?? notification.signedDate
-            case "SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED":
-                return transaction?.purchaseDate ?? notification.signedDate
-            case "DID_CHANGE_RENEWAL_PREF" where notification.subtype == "UPGRADE":
-                return transaction?.purchaseDate ?? notification.signedDate
+            case NotificationType.refund, NotificationType.revoke, NotificationType.refundReversed:
+                return record.transaction?.revocationDate ?? notification.signedDate
+            case NotificationType.subscribed, NotificationType.didRenew, NotificationType.offerRedeemed:
+                return record.transaction?.purchaseDate ?? notification.signedDate
+            case NotificationType.didChangeRenewalPref where notification.subtype == NotificationSubtype.upgrade:
+                return record.transaction?.purchaseDate ?? notification.signedDate
             default:
                 return notification.signedDate
             }
         }
-        if let transaction { return transaction.purchaseDate }
-        if let renewal = record.renewal { return renewal.signedDate }
-        return recordedAt
+        if let transaction = record.transaction { return transaction.purchaseDate }
+        return record.renewal?.signedDate ?? recordedAt
     }
 
-    /// A short name for what the record says, for timelines: `purchase`, `resubscribe`, `renewal`,
-    /// `billingRecovery`, `upgrade`, `downgrade`, `renewalPreference`, `autoRenewOn`, `autoRenewOff`, `expiry`,
-    /// `billingFailure`, `gracePeriodStart`, `gracePeriodExpired`, `refund`, `refundDeclined`, `refundReversed`,
-    /// `revoke`, `renewalExtended`, `priceIncrease`, `offerRedeemed`, `consumptionRequest`, `test`,
-    /// `informational`, `notification` (an unknown type), `transaction` / `subscriptionStatus` / `legacyReceipt`
-    /// (reconciled facts), `correction`, `link`.
+    /// A short name for what the record is, for the history and reports:
+    ///
+    /// | kind | records |
+    /// |---|---|
+    /// | `purchase` | `SUBSCRIBED`/`INITIAL_BUY`, `OFFER_REDEEMED`/`INITIAL_BUY`, `ONE_TIME_CHARGE` |
+    /// | `resubscribe` | `SUBSCRIBED`/`RESUBSCRIBE`, `OFFER_REDEEMED`/`RESUBSCRIBE` |
+    /// | `renewal` | `DID_RENEW` |
+    /// | `billingRecovery` | `DID_RENEW`/`BILLING_RECOVERY` |
+    /// | `upgrade` / `downgrade` | `DID_CHANGE_RENEWAL_PREF` or `OFFER_REDEEMED` with that subtype |
+    /// | `renewalPreference` | `DID_CHANGE_RENEWAL_PREF` without subtype (a pending change cancelled) |
+    /// | `offerRedeemed` | `OFFER_REDEEMED` without subtype |
+    /// | `autoRenewStatus` | `DID_CHANGE_RENEWAL_STATUS` |
+    /// | `expiry` | `EXPIRED` |
+    /// | `billingFailure` | `DID_FAIL_TO_RENEW` |
+    /// | `gracePeriodExpired` | `GRACE_PERIOD_EXPIRED` |
+    /// | `refund` / `refundReversed` / `refundDeclined` | `REFUND` / `REFUND_REVERSED` / `REFUND_DECLINED` |
+    /// | `revoke` | `REVOKE` (Family Sharing) |
+    /// | `renewalExtended` | `RENEWAL_EXTENDED`, `RENEWAL_EXTENSION` |
+    /// | `priceIncrease` | `PRICE_INCREASE` |
+    /// | `informational` | `CONSUMPTION_REQUEST`, `TEST`, and the other known types without effect |
+    /// | `unknown` | a notification type the ledger does not know (kept, never fatal) |
+    /// | `transaction` / `renewalInfo` | a transaction / renewal info imported from the Server API or a receipt |
+    /// | `correction` / `link` | an operator's correction / link |
     public var kind: String {
-        let record = self.record
-        if record.correction != nil { return "correction" }
-        if record.link != nil { return "link" }
+        if record.source == .correction || record.correction != nil { return "correction" }
+        if record.source == .link || record.link != nil { return "link" }
         guard let notification = record.notification else {
-            switch record.source {
-            case .transactionHistory: return "transaction"
-            case .subscriptionStatus: return "subscriptionStatus"
-            case .legacyReceipt: return "legacyReceipt"
-            default: return "record"
+            if record.transaction != nil { return "transaction" }
+            return record.renewal != nil ? "renewalInfo" : "unknown"
+        }
+        let subtype = notification.subtype
+        switch notification.type {
+        case NotificationType.subscribed:
+            return subtype == NotificationSubtype.resubscribe ? "resubscribe" : "purchase"
+        case NotificationType.didRenew:
+            return subtype == NotificationSubtype.billingRecovery ? "billingRecovery" : "renewal"
+        case NotificationType.didChangeRenewalPref, NotificationType.offerRedeemed:
+            switch subtype {
+            case NotificationSubtype.upgrade: return "upgrade"
+            case NotificationSubtype.downgrade: return "downgrade"
+            case NotificationSubtype.initialBuy: return "purchase"
+            case NotificationSubtype.resubscribe: return "resubscribe"
+            default:
+                return notification.type == NotificationType.offerRedeemed ? "offerRedeemed" : "renewalPreference"
             }
-        }
-        switch (notification.type, notification.subtype) {
-        case ("SUBSCRIBED", "RESUBSCRIBE"): return "resubscribe"
-        case ("SUBSCRIBED", _): return "purchase"
-        case ("DID_RENEW", "BILLING_RECOVERY"): return "billingRecovery"
-        case ("DID_RENEW", _): return "renewal"
-        case ("DID_CHANGE_RENEWAL_PREF", "UPGRADE"): return "upgrade"
-        case ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"): return "downgrade"
-        case ("DID_CHANGE_RENEWAL_PREF", _): return "renewalPreference"
-        case ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"): return "autoRenewOn"
-        case ("DID_CHANGE_RENEWAL_STATUS", _): return "autoRenewOff"
-        case ("EXPIRED", _): return "expiry"
-        case ("DID_FAIL_TO_RENEW", "GRACE_PERIOD"): return "gracePeriodStart"
-        case ("DID_FAIL_TO_RENEW", _): return "billingFailure"
-        case ("GRACE_PERIOD_EXPIRED", _): return "gracePeriodExpired"
-        case ("REFUND", _): return "refund"
-        case ("REFUND_DECLINED", _): return "refundDeclined"
-        case ("REFUND_REVERSED", _): return "refundReversed"
-        case ("REVOKE", _): return "revoke"
-        case ("RENEWAL_EXTENDED", _), ("RENEWAL_EXTENSION", _): return "renewalExtended"
-        case ("PRICE_INCREASE", _): return "priceIncrease"
-        case ("OFFER_REDEEMED", _): return "offerRedeemed"
-        case ("CONSUMPTION_REQUEST", _): return "consumptionRequest"
-        case ("TEST", _): return "test"
-        case ("ONE_TIME_CHARGE", _), ("EXTERNAL_PURCHASE_TOKEN", _), ("RESCIND_CONSENT", _), ("METADATA_UPDATE", _),
-            ("MIGRATION", _), ("PRICE_CHANGE", _):
+        case NotificationType.didChangeRenewalStatus: return "autoRenewStatus"
+        case NotificationType.expired: return "expiry"
+        case NotificationType.didFailToRenew: return "billingFailure"
+        case NotificationType.gracePeriodExpired: return "gracePeriodExpired"
+        case NotificationType.refund: return "refund"
+        case NotificationType.refundReversed: return "refundReversed"
+        case NotificationType.refundDeclined: return "refundDeclined"
+        case NotificationType.revoke: return "revoke"
+        case NotificationType.renewalExtended, NotificationType.renewalExtension: return "renewalExtended"
+        case NotificationType.priceIncrease: return "priceIncrease"
+        case NotificationType.oneTimeCharge: return "purchase"
+        case NotificationType.consumptionRequest, NotificationType.test, NotificationType.externalPurchaseToken,
+            NotificationType.rescindConsent, NotificationType.metadataUpdate, NotificationType.migration,
+            NotificationType.priceChange:
             return "informational"
-        default: return "notification"
+        default:
+            return "unknown"
         }
+    }
+
+    /// Whether this entry comes before another in a history: by effective time, then sequence number.
+    public func precedesInHistory(_ other: LedgerEntry) -> Bool {
+        let (mine, theirs) = (effectiveAt, other.effectiveAt)
+        return mine != theirs ? mine < theirs : seq < other.seq
     }
 }

@@ -20,6 +20,21 @@ import Synchronization
 /// in-flight requests finish (closing idle keep-alive connections at once and answering the rest with
 /// `Connection: close`), flushes the access log and returns; ``run(announce:)`` does both around
 /// SIGTERM/SIGINT.
+///
+/// Wiring, in a few lines:
+///
+/// ```swift
+/// let metrics = ServerMetrics()
+/// var router = Router()
+/// let reads = BearerAuth(token: readToken)
+/// router.post("/webhooks/apple") { request in .json(.ok, try ingest(request.body)) }
+/// router.get("/v1/users/{id}/entitlement", middlewares: [reads]) { request in … }
+/// router.get("/metrics", metrics.handler)
+/// let server = try HTTPServer(
+///     configuration: .init(host: host, port: port, accessLog: AccessLog(fileDescriptor: 2), metrics: metrics),
+///     responder: HTTPApplication(router: router))
+/// try server.run()  // prints "listening on http://HOST:PORT"; returns after SIGTERM/SIGINT
+/// ```
 public final class HTTPServer: Sendable {
     private enum State: Sendable {
         case idle

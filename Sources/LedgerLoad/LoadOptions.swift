@@ -87,11 +87,6 @@ struct LoadOptions {
     }
 }
 
-private func number<T: FixedWidthInteger>(_ text: String, _ flag: String) throws(LoadError) -> T {
-    guard let value = T(text) else { throw LoadError("\(flag) wants a whole number, not \(text)") }
-    return value
-}
-
 private func decimal(_ text: String, _ flag: String) throws(LoadError) -> Double {
     guard let value = Double(text), value >= 0 else { throw LoadError("\(flag) wants seconds, not \(text)") }
     return value

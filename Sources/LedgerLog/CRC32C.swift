@@ -1,12 +1,13 @@
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as used by iSCSI, ext4 and Kafka.
 ///
-/// Slicing-by-8: eight 256-entry tables let the loop fold eight bytes per step.
-/// The standard check value: `CRC32C.checksum("123456789".utf8)` is `0xE3069283`.
+/// Slicing-by-16: sixteen 256-entry tables let the loop fold sixteen bytes per step (two independent 64-bit
+/// loads). The standard check value: `CRC32C.checksum("123456789".utf8)` is `0xE3069283`.
 public enum CRC32C {
-    /// The tables, 8 × 256 entries; table k maps a byte k positions further back.
+    /// Table k maps a byte to its CRC contribution k positions further back; 16 × 256 entries.
+    // nonisolated(unsafe): written once by the lazy initialiser, then only read.
     @usableFromInline
-    static let tables: [UInt32] = {
-        var table = [UInt32](repeating: 0, count: 8 * 256)
+    nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 16 * 256)
         for index in 0..<256 {
             var crc = UInt32(index)
             for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
@@ -14,13 +15,25 @@ public enum CRC32C {
         }
         for index in 0..<256 {
             var crc = table[index]
-            for slice in 1..<8 {
+            for slice in 1..<16 {
                 crc = table[Int(crc & 0xFF)] ^ (crc >> 8)
                 table[slice * 256 + index] = crc
             }
         }
-        return table
+        return UnsafePointer(table)  // lives for the whole process
     }()
+
+    @inline(__always)
+    @usableFromInline
+    static func fold(_ t: UnsafePointer<UInt32>, _ word: UInt64, _ slice: Int) -> UInt32 {
+        let low = UInt32(truncatingIfNeeded: word)
+        let high = UInt32(truncatingIfNeeded: word >> 32)
+        let b = slice * 256
+        return t[b + 7 * 256 + Int(low & 0xFF)] ^ t[b + 6 * 256 + Int((low >> 8) & 0xFF)]
+            ^ t[b + 5 * 256 + Int((low >> 16) & 0xFF)] ^ t[b + 4 * 256 + Int(low >> 24)]
+            ^ t[b + 3 * 256 + Int(high & 0xFF)] ^ t[b + 2 * 256 + Int((high >> 8) & 0xFF)]
+            ^ t[b + 1 * 256 + Int((high >> 16) & 0xFF)] ^ t[b + Int(high >> 24)]
+    }
 
     /// Continues a checksum over more bytes (start with 0).
     @inlinable
@@ -28,25 +41,23 @@ public enum CRC32C {
         guard var pointer = bytes.baseAddress, bytes.count > 0 else { return crc }
         var remaining = bytes.count
         var value = ~crc
-        tables.withUnsafeBufferPointer { table in
-            let t = table.baseAddress!
-            while remaining >= 8 {
-                let word = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self)) ^ UInt64(value)
-                let low = UInt32(truncatingIfNeeded: word)
-                let high = UInt32(truncatingIfNeeded: word >> 32)
-                value =
-                    t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
-                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
-                    ^ t[1 * 256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
-                pointer += 8
-                remaining -= 8
-            }
-            while remaining > 0 {
-                value = t[Int((value ^ UInt32(pointer.load(as: UInt8.self))) & 0xFF)] ^ (value >> 8)
-                pointer += 1
-                remaining -= 1
-            }
+        let t = table
+        while remaining >= 16 {
+            let first = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self)) ^ UInt64(value)
+            let second = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            value = fold(t, first, 8) ^ fold(t, second, 0)
+            pointer += 16
+            remaining -= 16
+        }
+        if remaining >= 8 {
+            value = fold(t, UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self)) ^ UInt64(value), 0)
+            pointer += 8
+            remaining -= 8
+        }
+        while remaining > 0 {
+            value = t[Int((value ^ UInt32(pointer.load(as: UInt8.self))) & 0xFF)] ^ (value >> 8)
+            pointer += 1
+            remaining -= 1
         }
         return ~value
     }

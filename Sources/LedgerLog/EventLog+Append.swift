@@ -77,9 +77,13 @@ extension EventLog {
             let plan = planLocked(batch)
             var buffer = state.buffer
             state.buffer = []
+            let last = state.segments.last.map { ($0.name, $0.fd, $0.size, !$0.offsets.isEmpty) }
+            let dirtySegment = state.dirtyTail.map { tail in
+                (state.segments[tail.segment].name, state.segments[tail.segment].fd, tail.size)
+            }
             let context = WriteContext(
-                segments: state.segments, headHash: state.headHash, environment: environment,
-                metaWritten: state.metaWritten, dirtyTail: state.dirtyTail)
+                last: last, segmentCount: state.segments.count, dirty: dirtySegment, headHash: state.headHash,
+                environment: environment, metaWritten: state.metaWritten, dirtyTail: state.dirtyTail)
             lock.unlock()
             let (written, newSegment, dirty) = writeBatch(plan, context, &buffer)
             lock.lock()
@@ -114,20 +118,31 @@ extension EventLog {
         var nextSeq = state.headSeq + 1
         var time = state.headTime
         let now = clock()
-        var inBatch: [String: UInt64] = [:]
+        // Keys earlier in this batch: hash → index in plan.records + 1; distinct keys sharing a hash go by name.
+        var inBatch = HashTable64()
+        var inBatchCollisions: [String: UInt64] = [:]
         for request in batch {
             var outcomes: [AppendOutcome] = []
             outcomes.reserveCapacity(request.entries.count)
             for entry in request.entries {
                 let key = entry.idempotencyKey
                 let hash = StableHash.hash(key)
-                if let seq = inBatch[key] ?? lookupKeyLocked(key, hash: hash) {
+                var earlier: UInt64?
+                if let position = inBatch.find(hash) {
+                    let record = plan.records[Int(position) - 1]
+                    earlier = record.entry.idempotencyKey == key ? record.seq : inBatchCollisions[key]
+                }
+                if let seq = earlier ?? lookupKeyLocked(key, hash: hash) {
                     outcomes.append(.duplicate(seq: seq))
                     continue
                 }
                 time = max(time, entry.recordedAt ?? now)
                 plan.records.append((entry, nextSeq, time, hash))
-                inBatch[key] = nextSeq
+                if inBatch.find(hash) == nil {
+                    inBatch.set(hash, UInt64(plan.records.count))
+                } else {
+                    inBatchCollisions[key] = nextSeq
+                }
                 outcomes.append(.appended(seq: nextSeq, recordedAt: time))
                 nextSeq += 1
             }
@@ -146,9 +161,8 @@ extension EventLog {
         state.segments[index].size = written.end
         for record in plan.records {
             state.keys.insert(record.entry.idempotencyKey, hash: record.keyHash, seq: record.seq)
-            for subject in record.entry.subjectKeys {
-                state.subjects.insert(hash: StableHash.hash(subject), seq: record.seq)
-            }
+            let subjects = record.entry.subjectKeys
+            state.subjects.insert(seq: record.seq, count: subjects.count) { StableHash.hash(subjects[$0]) }
         }
         state.headSeq = last.seq
         state.headTime = last.recordedAt

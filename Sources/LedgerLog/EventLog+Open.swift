@@ -98,7 +98,14 @@ extension EventLog {
             log.state.subjects = subjectIndex
             log.state.indexedSeq = covered
         } else {
-            try log.lock.withLock { () throws(LogError) in try log.rebuildIndexesLocked() }
+            do {
+                try log.lock.withLock { () throws(LogError) in try log.rebuildIndexesLocked() }
+            } catch {
+                // The caller releases the writer lock; mark closed so `deinit` does not release it again.
+                log.state.closed = true
+                for segment in log.state.segments { try? fileSystem.close(segment.fd) }
+                throw error
+            }
         }
         if writable && log.state.headSeq - log.state.indexedSeq >= 10_000 {
             log.lock.withLock { try? log.writeIndexesLocked() }
@@ -110,7 +117,12 @@ extension EventLog {
     static func index(_ view: LogRecordView, keys: inout KeyIndex, subjects: inout SubjectIndex) {
         let seq = view.seq
         keys.insertScanned(view.idempotencyKeyBytes, seq: seq)
-        view.forEachSubjectKey { subjects.insert(hash: StableHash.hash($0), seq: seq) }
+        var position = view.subjectsStart
+        subjects.insert(seq: seq, count: view.subjectCount) { _ in
+            let length = Int(view.base.le16(position))
+            defer { position += 2 + length }
+            return StableHash.hash(UnsafeRawBufferPointer(start: view.base + position + 2, count: length))
+        }
     }
 
     static func environmentMismatch(_ layout: DataDirectory, bound: String, wanted: String) -> LogError {

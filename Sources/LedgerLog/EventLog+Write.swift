@@ -1,8 +1,15 @@
 import LedgerSystem
 
 /// What the leader needs from the state to write a batch without holding the lock.
+///
+/// It holds no offsets arrays, so that appending to them afterwards never copies them.
 struct WriteContext {
-    var segments: [Segment]
+    /// The last segment (name, descriptor, logical end, whether it holds records).
+    var last: (name: String, fd: FileDescriptor, size: Int64, hasRecords: Bool)?
+    /// How many segments there are.
+    var segmentCount: Int
+    /// The segment holding a failed batch that could not be cut yet, and its size before that batch.
+    var dirty: (name: String, fd: FileDescriptor, size: Int64)?
     var headHash: [UInt8]
     var environment: String
     var metaWritten: Bool
@@ -22,21 +29,23 @@ extension EventLog {
         var newSegment: Segment?
         do throws(LogError) {
             if !context.metaWritten { try bind(environment: context.environment) }
-            if let tail = dirty {
+            if let tail = context.dirty {
                 do {
-                    try fileSystem.ftruncate(context.segments[tail.segment].fd, size: tail.size)
-                    try fileSystem.fdatasync(context.segments[tail.segment].fd)
+                    try fileSystem.ftruncate(tail.fd, size: tail.size)
+                    try fileSystem.fdatasync(tail.fd)
                 } catch {
-                    throw LogError.system(error, "cutting a failed write off \(context.segments[tail.segment].name)")
+                    throw LogError.system(error, "cutting a failed write off \(tail.name)")
                 }
                 dirty = nil
             }
-            var segment: Segment
-            if let last = context.segments.last, last.size < Int64(options.segmentSize) || last.offsets.isEmpty {
-                segment = last
+            let segment: (name: String, fd: FileDescriptor, size: Int64)
+            if let last = context.last, last.size < Int64(options.segmentSize) || !last.hasRecords {
+                segment = (last.name, last.fd, last.size)
             } else {
-                segment = try createSegment(firstSeq: first.seq, previousHash: context.headHash, context.environment)
-                newSegment = segment
+                let created = try createSegment(
+                    firstSeq: first.seq, previousHash: context.headHash, context.environment)
+                newSegment = created
+                segment = (created.name, created.fd, created.size)
             }
             // Encode.
             buffer.removeAll(keepingCapacity: true)
@@ -54,7 +63,7 @@ extension EventLog {
                 try fileSystem.writeAll(segment.fd, buffer, at: segment.size)
                 try fileSystem.fdatasync(segment.fd)
             } catch {
-                let segmentIndex = context.segments.count - (newSegment == nil ? 1 : 0)
+                let segmentIndex = context.segmentCount - (newSegment == nil ? 1 : 0)
                 do {
                     try fileSystem.ftruncate(segment.fd, size: segment.size)
                 } catch {

@@ -3,43 +3,37 @@
 /// A hash hit is confirmed by reading the record's key. The rare distinct keys that share a hash live in
 /// `overflow`, by full key.
 struct KeyIndex: Sendable {
-    var seqByHash: [UInt64: UInt64] = [:]
+    var table = HashTable64()
     var overflow: [String: UInt64] = [:]
 
-    var count: Int { seqByHash.count + overflow.count }
+    var count: Int { table.count + overflow.count }
 
     /// The seq of `key`, confirming a hash hit with `keyOf(seq)`.
     func seq(for key: String, hash: UInt64, keyOf: (UInt64) -> String?) -> UInt64? {
-        if let seq = overflow[key] { return seq }
-        guard let seq = seqByHash[hash] else { return nil }
+        if !overflow.isEmpty, let seq = overflow[key] { return seq }
+        guard let seq = table.find(hash) else { return nil }
         return keyOf(seq) == key ? seq : nil
     }
 
     /// Records a key known to be new (no record has it).
     mutating func insert(_ key: String, hash: UInt64, seq: UInt64) {
-        if seqByHash[hash] == nil {
-            seqByHash[hash] = seq
-        } else {
-            overflow[key] = seq
-        }
+        let taken = table.update(hash) { value in if value == 0 { value = seq } }
+        if taken { overflow[key] = seq }
     }
 
     /// Records a key while rebuilding from the log, where every key is distinct: a taken hash is a collision.
     mutating func insertScanned(_ keyBytes: UnsafeRawBufferPointer, seq: UInt64) {
         let hash = StableHash.hash(keyBytes)
-        if seqByHash[hash] == nil {
-            seqByHash[hash] = seq
-        } else {
-            overflow[String(decoding: keyBytes, as: UTF8.self)] = seq
-        }
+        let taken = table.update(hash) { value in if value == 0 { value = seq } }
+        if taken { overflow[String(decoding: keyBytes, as: UTF8.self)] = seq }
     }
 
     /// The persisted form: count, (hash, seq) pairs, overflow count, (key length, key, seq).
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 + seqByHash.count * 16)
-        bytes.appendLE(UInt64(seqByHash.count))
-        for (hash, seq) in seqByHash {
+        bytes.reserveCapacity(16 + table.count * 16)
+        bytes.appendLE(UInt64(table.count))
+        table.forEach { hash, seq in
             bytes.appendLE(hash)
             bytes.appendLE(seq)
         }
@@ -58,11 +52,10 @@ struct KeyIndex: Sendable {
         bytes.withUnsafeBytes { raw -> KeyIndex? in
             var reader = ByteReader(raw)
             guard let count = reader.u64(), count <= UInt64(raw.count / 16) else { return nil }
-            var index = KeyIndex()
-            index.seqByHash.reserveCapacity(Int(count))
+            var index = KeyIndex(table: HashTable64(capacity: Int(count)))
             for _ in 0..<count {
                 guard let hash = reader.u64(), let seq = reader.u64() else { return nil }
-                index.seqByHash[hash] = seq
+                index.table.set(hash, seq)
             }
             guard let overflowCount = reader.u64(), overflowCount <= UInt64(raw.count) else { return nil }
             for _ in 0..<overflowCount {
@@ -93,6 +86,16 @@ struct ByteReader {
         guard count >= 0, position + count <= raw.count else { return nil }
         defer { position += count }
         return UnsafeRawBufferPointer(rebasing: raw[position..<(position + count)])
+    }
+
+    /// Copies `count` little-endian values into an array (bulk).
+    mutating func array<T: FixedWidthInteger>(_: T.Type, count: Int) -> [T]? {
+        let size = MemoryLayout<T>.size
+        guard count >= 0, position + count * size <= raw.count, let base = raw.baseAddress else { return nil }
+        var out = [T](repeating: 0, count: count)
+        out.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + position, count: count * size)) }
+        position += count * size
+        return out  // little-endian hosts only (x86-64, arm64), as the ledger targets
     }
 
     private mutating func fixed<T: FixedWidthInteger>(_: T.Type) -> T? {

@@ -1,29 +1,66 @@
-/// The per-subject index: subject key → the seqs of its records, in order, kept as 64-bit stable hash → seqs.
+/// The per-subject index: subject key → the seqs of its records, kept as a 64-bit stable hash → a linked list of
+/// postings in two flat arrays (no allocation per subject or per record).
 ///
 /// Lookups confirm membership by reading the records, so a hash shared by two subjects never leaks records.
 struct SubjectIndex: Sendable {
-    var seqsByHash: [UInt64: [UInt64]] = [:]
+    /// Subject hash → index of its newest posting + 1.
+    var heads = HashTable64()
+    /// Posting i: the record's seq.
+    var seqs: [UInt64] = []
+    /// Posting i: index of the same subject's previous posting + 1 (0: none).
+    var previous: [UInt32] = []
 
-    var subjectCount: Int { seqsByHash.count }
+    var subjectCount: Int { heads.count }
 
-    /// Adds a record (seqs arrive in order; a subject named twice in one record is kept once).
+    /// Adds a record under one subject. Seqs arrive in order; callers pass each subject of a record once.
+    @inline(__always)
     mutating func insert(hash: UInt64, seq: UInt64) {
-        seqsByHash[hash, default: []].appendIfNew(seq)
+        let posting = UInt64(seqs.count + 1)
+        var link: UInt64 = 0
+        heads.update(hash) { head in
+            link = head
+            head = posting
+        }
+        seqs.append(seq)
+        previous.append(UInt32(truncatingIfNeeded: link))
     }
 
-    /// The candidate seqs for a subject (to be confirmed by reading the records).
+    /// Adds a record under each of its `count` subjects, once per distinct subject; `hashOf(i)` hashes the i-th.
+    @inline(__always)
+    mutating func insert(seq: UInt64, count: Int, _ hashOf: (Int) -> UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(count, 1)) { hashes in
+            for index in 0..<count {
+                let hash = hashOf(index)
+                hashes[index] = hash
+                var seen = false
+                for earlier in 0..<index where hashes[earlier] == hash { seen = true }
+                if !seen { insert(hash: hash, seq: seq) }
+            }
+        }
+    }
+
+    /// The candidate seqs for a subject, ascending (to be confirmed by reading the records).
     func candidates(hash: UInt64) -> [UInt64] {
-        seqsByHash[hash] ?? []
+        var out: [UInt64] = []
+        var posting = Int(heads.find(hash) ?? 0)
+        while posting != 0 {
+            out.append(seqs[posting - 1])
+            posting = Int(previous[posting - 1])
+        }
+        return out.reversed()
     }
 
-    /// The persisted form: subject count, then per subject: hash, seq count, seqs.
+    /// The persisted form: posting count, the seqs, the links, head count, (hash, head) pairs.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.appendLE(UInt64(seqsByHash.count))
-        for (hash, seqs) in seqsByHash {
+        bytes.reserveCapacity(16 + seqs.count * 12 + heads.count * 16)
+        bytes.appendLE(UInt64(seqs.count))
+        seqs.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        previous.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        bytes.appendLE(UInt64(heads.count))
+        heads.forEach { hash, head in
             bytes.appendLE(hash)
-            bytes.appendLE(UInt32(seqs.count))
-            for seq in seqs { bytes.appendLE(seq) }
+            bytes.appendLE(head)
         }
         return bytes
     }
@@ -32,26 +69,18 @@ struct SubjectIndex: Sendable {
     static func decode(_ bytes: [UInt8]) -> SubjectIndex? {
         bytes.withUnsafeBytes { raw -> SubjectIndex? in
             var reader = ByteReader(raw)
-            guard let count = reader.u64(), count <= UInt64(raw.count / 12) else { return nil }
-            var index = SubjectIndex()
-            index.seqsByHash.reserveCapacity(Int(count))
+            guard let postings = reader.u64(), postings <= UInt64(raw.count / 12),
+                let seqs = reader.array(UInt64.self, count: Int(postings)),
+                let previous = reader.array(UInt32.self, count: Int(postings)),
+                let count = reader.u64(), count <= UInt64(raw.count / 16)
+            else { return nil }
+            var index = SubjectIndex(heads: HashTable64(capacity: Int(count)), seqs: seqs, previous: previous)
             for _ in 0..<count {
-                guard let hash = reader.u64(), let n = reader.u32(), Int(n) <= raw.count / 8 else { return nil }
-                var seqs: [UInt64] = []
-                seqs.reserveCapacity(Int(n))
-                for _ in 0..<n {
-                    guard let seq = reader.u64() else { return nil }
-                    seqs.append(seq)
-                }
-                index.seqsByHash[hash] = seqs
+                guard let hash = reader.u64(), let head = reader.u64(), head <= postings else { return nil }
+                index.heads.set(hash, head)
             }
+            guard previous.allSatisfy({ UInt64($0) <= postings }) else { return nil }
             return reader.atEnd ? index : nil
         }
-    }
-}
-
-extension Array where Element == UInt64 {
-    fileprivate mutating func appendIfNew(_ seq: UInt64) {
-        if last != seq { append(seq) }
     }
 }

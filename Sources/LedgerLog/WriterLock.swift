@@ -57,7 +57,7 @@ struct WriterLock: Sendable {
 
     /// This process's command line, from /proc.
     private static func commandLine() -> String {
-        guard let bytes = try? PosixFileSystem().readFile("/proc/self/cmdline") else { return "?" }
+        guard let bytes = try? PosixFileSystem().readStream("/proc/self/cmdline") else { return "?" }
         return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
     }
 }

@@ -64,6 +64,28 @@ extension FileSystem {
         return try read(fd, count: Int(size), at: 0)
     }
 
+    /// The content of a file whose size `stat` does not tell (e.g. under /proc), read until its end, up to
+    /// `limit` bytes; nil when it does not exist.
+    public func readStream(_ path: String, limit: Int = 1 << 20) throws(SystemError) -> [UInt8]? {
+        let fd: FileDescriptor
+        do {
+            fd = try open(path, .read)
+        } catch where error.code == .notFound {
+            return nil
+        }
+        defer { try? close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while out.count < limit {
+            let got = try chunk.withMutableBytes { (raw) throws(SystemError) in
+                try pread(fd, into: raw, at: Int64(out.count))
+            }
+            if got == 0 { break }
+            out.append(contentsOf: chunk[0..<got])
+        }
+        return out
+    }
+
     /// Replaces a file's content atomically and durably: a temporary file beside it is written and fsynced,
     /// renamed over the target, and the directory fsynced.
     public func writeFileDurably(_ path: String, _ bytes: [UInt8]) throws(SystemError) {

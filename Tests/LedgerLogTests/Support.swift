@@ -20,7 +20,9 @@ final class TempDirectory {
     var data: String { path + "/data" }
 
     deinit {
-        _ = system("rm -rf '\(path)'")
+        // Not `system("rm -rf")`: a fork would briefly share this process's descriptors (and flocks) with
+        // the child, and a test running in parallel could find a data directory still locked.
+        removeTree(path)
     }
 }
 
@@ -90,4 +92,16 @@ func allRecords(_ dir: String) throws -> [LogRecord] {
     var records: [LogRecord] = []
     try reader.forEach { records.append($0) }
     return records
+}
+
+/// Removes a directory tree without forking.
+func removeTree(_ path: String) {
+    let fs = PosixFileSystem()
+    guard let status = try? fs.stat(path) else { return }
+    if status.isDirectory {
+        for name in (try? fs.readDirectory(path)) ?? [] { removeTree(path + "/" + name) }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
 }

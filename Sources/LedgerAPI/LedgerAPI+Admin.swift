@@ -1,0 +1,81 @@
+import LedgerCore
+import LedgerHTTP
+import LedgerJSON
+import LedgerLog
+import LedgerService
+
+extension LedgerAPI {
+    /// `POST /v1/corrections` (admin): `{"subject":{"userId"|"accountToken"|"originalTransactionId"},
+    /// "action":"grant"|"revoke","productId","from","until","reason","operator"}`.
+    func correction(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try request.jsonBody()
+        let query = try subject(body["subject"])
+        let from = try time(body, "from")
+        let action: Correction.Action
+        switch body["action"]?.string {
+        case "grant":
+            guard let product = body["productId"]?.string, !product.isEmpty else {
+                throw HTTPError.badRequest("a grant needs productId")
+            }
+            let until = try time(body, "until")
+            guard until > from else { throw HTTPError.badRequest("until must be after from") }
+            action = .grant(productId: product, from: from, until: until)
+        case "revoke":
+            action = .revoke(from: from)
+        default:
+            throw HTTPError.badRequest("action must be grant or revoke")
+        }
+        let (reason, name) = try operatorFields(body)
+        let outcome = try serviceCall { () throws(ServiceError) in
+            try ledger.correct(query, action: action, reason: reason, operatorName: name)
+        }
+        return appended(outcome)
+    }
+
+    /// `POST /v1/links` (admin): `{"originalTransactionId","userId"|"accountToken","reason","operator"}`.
+    func link(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try request.jsonBody()
+        guard let otid = body["originalTransactionId"]?.string, !otid.isEmpty, otid.utf8.count <= 64 else {
+            throw HTTPError.badRequest("originalTransactionId is required")
+        }
+        let owner = try subject(body)
+        let (reason, name) = try operatorFields(body)
+        let outcome = try serviceCall { () throws(ServiceError) in
+            try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
+        }
+        return appended(outcome)
+    }
+
+    func subject(_ value: JSONValue?) throws -> SubjectQuery {
+        if let id = value?["userId"]?.int64, id >= 0, id <= Int64(UInt32.max) { return .user(id) }
+        if let text = value?["accountToken"]?.string, let token = AccountToken.canonical(text) { return .account(token) }
+        if let otid = value?["originalTransactionId"]?.string, !otid.isEmpty, otid.utf8.count <= 64 {
+            return .originalTransaction(otid)
+        }
+        throw HTTPError.badRequest("name the subject: userId, accountToken or originalTransactionId")
+    }
+
+    func time(_ body: JSONValue, _ name: String) throws -> Instant {
+        if let ms = body[name]?.int64 { return Instant(milliseconds: ms) }
+        guard let text = body[name]?.string, let instant = Instant(parsing: text) else {
+            throw HTTPError.badRequest("\(name) must be ISO 8601 UTC or milliseconds since the epoch")
+        }
+        return instant
+    }
+
+    func operatorFields(_ body: JSONValue) throws -> (String, String) {
+        guard let reason = body["reason"]?.string, !reason.isEmpty, reason.utf8.count <= 2000,
+            let name = body["operator"]?.string, !name.isEmpty, name.utf8.count <= 200
+        else {
+            throw HTTPError.badRequest("reason (≤ 2000 bytes) and operator (≤ 200 bytes) are required")
+        }
+        return (reason, name)
+    }
+
+    func appended(_ outcome: AppendOutcome) -> HTTPResponse {
+        switch outcome {
+        case .appended(let seq, _): return .json(.object(["appended": true, "seq": .integer(Int64(clamping: seq))]))
+        case .duplicate(let seq): return .json(.object(["appended": false, "seq": .integer(Int64(clamping: seq))]))
+        }
+    }
+}

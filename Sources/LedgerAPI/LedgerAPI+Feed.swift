@@ -1,0 +1,54 @@
+import LedgerCore
+import LedgerHTTP
+import LedgerJSON
+import LedgerService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension LedgerAPI {
+    /// The most events one feed page returns.
+    static let maxFeedLimit = 1000
+    /// The longest a feed request waits for new events, in seconds.
+    static let maxFeedWait = 60.0
+
+    /// `GET /v1/events?after=SEQ&limit=N&wait=S`: the records after SEQ, gap-free in sequence order, and
+    /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record.
+    func events(_ request: HTTPRequest) throws -> HTTPResponse {
+        let after = try number(request, "after", default: 0, range: 0...Double(Int64.max))
+        let limit = try number(request, "limit", default: 100, range: 1...Double(Self.maxFeedLimit))
+        let wait = try number(request, "wait", default: 0, range: 0...Self.maxFeedWait)
+        let cursor = UInt64(after)
+        if wait > 0 {
+            let deadline = monotonicSeconds() + wait
+            var pause: UInt32 = 5_000
+            while ledger.log.head.seq <= cursor, monotonicSeconds() < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
+        }
+        let head = ledger.log.head.seq
+        var events: [JSONValue] = []
+        var next = cursor
+        if head > cursor {
+            let last = min(head, cursor + UInt64(limit))
+            for seq in (cursor + 1)...last {
+                let entry = try serviceCall { () throws(ServiceError) in try ledger.entry(seq: seq) }
+                events.append(entry.historyJSON)
+                next = seq
+            }
+        }
+        return .json(.object(["events": .array(events), "next": .integer(Int64(clamping: next))]))
+    }
+
+    func number(_ request: HTTPRequest, _ name: String, default value: Double, range: ClosedRange<Double>) throws
+        -> Double
+    {
+        guard let text = request.query(name) else { return value }
+        guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw HTTPError.badRequest("\(name) must be a number from \(Int64(range.lowerBound)) to \(Int64(range.upperBound))")
+        }
+        return number
+    }
+}

@@ -1,0 +1,79 @@
+import LedgerCore
+import LedgerCrypto
+import LedgerHTTP
+import LedgerJSON
+import LedgerService
+
+extension LedgerAPI {
+    func userId(_ request: HTTPRequest) throws -> Int64 {
+        guard let text = request.parameter("id"), let id = Int64(text), id >= 0, id <= Int64(UInt32.max) else {
+            throw HTTPError.badRequest("the user id must be an integer from 0 to \(UInt32.max)")
+        }
+        return id
+    }
+
+    func account(_ request: HTTPRequest) throws -> SubjectQuery {
+        guard let text = request.parameter("uuid"), let token = AccountToken.canonical(text) else {
+            throw HTTPError.badRequest("the account must be an appAccountToken UUID")
+        }
+        return .account(token)
+    }
+
+    func subscription(_ request: HTTPRequest) throws -> SubjectQuery {
+        guard let otid = request.parameter("originalTransactionId"), !otid.isEmpty, otid.utf8.count <= 64 else {
+            throw HTTPError.badRequest("the original transaction id must be 1–64 characters")
+        }
+        return .originalTransaction(otid)
+    }
+
+    func instant(_ request: HTTPRequest, _ name: String) throws -> Instant? {
+        guard let text = request.query(name) else { return nil }
+        guard let instant = Instant(parsing: text) else {
+            throw HTTPError.badRequest("\(name) must be ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the epoch")
+        }
+        return instant
+    }
+
+    /// `GET …/entitlement?at=T&knownAt=K`: the `ledger state` JSON.
+    func entitlement(_ request: HTTPRequest, query: SubjectQuery) throws -> HTTPResponse {
+        let at = try instant(request, "at") ?? Instant(milliseconds: clock())
+        let knownAt = try instant(request, "knownAt")
+        return .json(try serviceCall { () throws(ServiceError) in try ledger.state(of: query, at: at, knownAt: knownAt) }.json)
+    }
+
+    /// `GET …/history?knownAt=K&asOf=T`: the `ledger history` JSON.
+    func history(_ request: HTTPRequest, query: SubjectQuery) throws -> HTTPResponse {
+        let knownAt = try instant(request, "knownAt")
+        let asOf = try instant(request, "asOf")
+        let entries = try serviceCall { () throws(ServiceError) in try ledger.history(of: query, asOf: asOf, knownAt: knownAt) }
+        return .json(.array(entries.map(\.historyJSON)))
+    }
+
+    /// `GET /v1/digest`: the head to pin.
+    func digest() -> HTTPResponse {
+        let head = ledger.log.head
+        return .json(
+            .object([
+                "seq": .integer(Int64(clamping: head.seq)), "head": .string(hex(head.hash)),
+                "at": .string(Instant(milliseconds: head.seq == 0 ? clock() : ledger.log.headTime).iso8601),
+            ]))
+    }
+
+    /// Runs a service call, turning its failure into a 503 (storage) or 500.
+    func serviceCall<T>(_ body: () throws(ServiceError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            switch error.code {
+            case .storage, .locked:
+                throw HTTPError(.serviceUnavailable, code: .unavailable, message: error.message, headers: ["Retry-After": "5"])
+            case .invalidInput, .environmentMismatch:
+                throw HTTPError.badRequest(error.message)
+            default:
+                throw HTTPError(.internalServerError, code: .internalError, message: error.message)
+            }
+        }
+    }
+}
+
+func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }

@@ -1,0 +1,58 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerHTTP
+import LedgerJSON
+import LedgerService
+
+extension LedgerAPI {
+    /// `POST /webhooks/apple`: 200 only once the record is durable (or was a duplicate); 400 unreadable
+    /// body; 422 verification failed, naming Apple's status; 503 when the log cannot be written.
+    func webhook(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = request.body
+        let now = Instant(milliseconds: clock())
+        do {
+            _ = try SignedDataVerifier.signedPayload(fromBody: body)
+        } catch {
+            try? pipeline.quarantine.keep(body: body, status: "BAD_REQUEST", message: error.message, at: now)
+            metrics.ingest(outcome: "BAD_REQUEST")
+            throw HTTPError(.badRequest, code: .badRequest, message: error.message)
+        }
+        let started = monotonicSeconds()
+        let result: IngestResult
+        do {
+            result = try pipeline.ingest(body: body)
+        } catch {
+            metrics.ingest(outcome: "UNAVAILABLE")
+            throw HTTPError(
+                .serviceUnavailable, code: .unavailable,
+                message: "the ledger cannot write its log right now (\(error.message)); nothing was recorded, retry later",
+                headers: ["Retry-After": "30"])
+        }
+        switch result {
+        case .appended(let seq):
+            metrics.ingest(outcome: "appended")
+            metrics.appendLatency.observe(monotonicSeconds() - started)
+            return .json(.object(["status": "ok", "seq": .integer(Int64(clamping: seq)), "duplicate": false]))
+        case .duplicate(let seq):
+            metrics.ingest(outcome: "duplicate")
+            return .json(.object(["status": "ok", "seq": .integer(Int64(clamping: seq)), "duplicate": true]))
+        case .rejected(let status, let message):
+            metrics.ingest(outcome: status)
+            if status == "PAYLOAD_TOO_LARGE" {
+                throw HTTPError(.payloadTooLarge, code: .payloadTooLarge, message: message)
+            }
+            throw HTTPError(.unprocessableEntity, code: HTTPError.Code(status), message: message)
+        }
+    }
+}
+
+/// Seconds on a monotonic clock, for latencies.
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

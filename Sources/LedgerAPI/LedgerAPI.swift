@@ -1,0 +1,89 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerHTTP
+import LedgerJSON
+import LedgerLog
+import LedgerService
+
+/// The ledger's HTTP API: the App Store webhook, the backend's read endpoints, the catch-up feed,
+/// operator endpoints, health, metrics and the OpenAPI document (``OpenAPIDocument``).
+public struct LedgerAPI: Sendable {
+    /// The ledger (opened as the writer).
+    public let ledger: Ledger
+    /// Verify → map → append.
+    public let pipeline: IngestPipeline
+    /// The bearer token for read endpoints; nil leaves them open.
+    public let readToken: String?
+    /// The bearer token for admin endpoints; nil turns them off.
+    public let adminToken: String?
+    /// Ledger and HTTP metrics.
+    public let metrics: LedgerMetrics
+    /// The clock for "now" (milliseconds since the epoch).
+    public let clock: @Sendable () -> Int64
+
+    /// Creates the API.
+    public init(
+        pipeline: IngestPipeline, readToken: String?, adminToken: String?, metrics: LedgerMetrics,
+        clock: @escaping @Sendable () -> Int64 = wallClockMillis
+    ) {
+        self.ledger = pipeline.ledger
+        self.pipeline = pipeline
+        self.readToken = readToken
+        self.adminToken = adminToken
+        self.metrics = metrics
+        self.clock = clock
+    }
+
+    /// Every route.
+    public func router() -> Router {
+        let read: [any HTTPMiddleware] = [BearerAuth(token: readToken, realm: "ledger-read")]
+        let admin: [any HTTPMiddleware] = [
+            BearerAuth(
+                token: adminToken, realm: "ledger-admin",
+                whenUnconfigured: .deny(message: "admin endpoints are off: start the server with --admin-token")),
+        ]
+        var router = Router()
+        router.post("/webhooks/apple") { request in try webhook(request) }
+        router.get("/v1/users/{id}/entitlement", middlewares: read) { request in
+            try entitlement(request, query: .user(try userId(request)))
+        }
+        router.get("/v1/accounts/{uuid}/entitlement", middlewares: read) { request in
+            try entitlement(request, query: try account(request))
+        }
+        router.get("/v1/subscriptions/{originalTransactionId}/entitlement", middlewares: read) { request in
+            try entitlement(request, query: try subscription(request))
+        }
+        router.get("/v1/users/{id}/history", middlewares: read) { request in
+            try history(request, query: .user(try userId(request)))
+        }
+        router.get("/v1/accounts/{uuid}/history", middlewares: read) { request in
+            try history(request, query: try account(request))
+        }
+        router.get("/v1/subscriptions/{originalTransactionId}/history", middlewares: read) { request in
+            try history(request, query: try subscription(request))
+        }
+        router.get("/v1/events", middlewares: read) { request in try events(request) }
+        router.get("/v1/digest", middlewares: read) { _ in digest() }
+        router.post("/v1/corrections", middlewares: admin) { request in try correction(request) }
+        router.post("/v1/links", middlewares: admin) { request in try link(request) }
+        router.get("/healthz") { _ in
+            .json(.object(["status": "ok", "head": .integer(Int64(clamping: ledger.log.head.seq))]))
+        }
+        router.get("/metrics", middlewares: read) { _ in
+            var response = HTTPResponse.text(.ok, metrics.renderPrometheus())
+            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return response
+        }
+        router.get("/openapi.yaml") { _ in
+            var response = HTTPResponse.text(.ok, OpenAPIDocument.yaml)
+            response.headers.set("Content-Type", "application/yaml; charset=utf-8")
+            return response
+        }
+        return router
+    }
+
+    /// The responder: the router behind the error middleware.
+    public func application() -> HTTPApplication {
+        HTTPApplication(router: router())
+    }
+}

@@ -1,0 +1,49 @@
+import LedgerAppStore
+import LedgerHTTP
+import LedgerService
+import Synchronization
+
+/// The ledger's metrics beside the HTTP server's, in one registry rendered as Prometheus text:
+/// ingest outcomes by status, append latency, head sequence, chain-cache hits.
+public final class LedgerMetrics: Sendable {
+    /// The HTTP server's metrics (requests by route and status, latencies, connections).
+    public let http: ServerMetrics
+    /// Webhook append latency (verification excluded), seconds.
+    public let appendLatency: Histogram
+    private let registry: MetricsRegistry
+    private let outcomes = Mutex<[String: Counter]>([:])
+
+    /// Creates the metrics for a ledger and its verifier.
+    public init(ledger: Ledger, verifier: SignedDataVerifier) {
+        let http = ServerMetrics()
+        self.http = http
+        self.registry = http.registry
+        self.appendLatency = registry.histogram(
+            "ledger_append_seconds", help: "Time from verified notification to durable record.",
+            buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1])
+        registry.gauge("ledger_head_seq", help: "Sequence number of the last record in the log.") {
+            Double(ledger.log.head.seq)
+        }
+        registry.gauge("ledger_chain_cache_hits", help: "Verified-chain cache hits.") {
+            Double(verifier.chainCacheStatistics?.hits ?? 0)
+        }
+        registry.gauge("ledger_chain_cache_misses", help: "Verified-chain cache misses.") {
+            Double(verifier.chainCacheStatistics?.misses ?? 0)
+        }
+    }
+
+    /// Counts one webhook outcome (`appended`, `duplicate`, or a rejection status).
+    public func ingest(outcome: String) {
+        let counter = outcomes.withLock { counters in
+            if let counter = counters[outcome] { return counter }
+            let counter = registry.counter(
+                "ledger_ingest_total", help: "Webhook notifications by outcome.", labels: ["outcome": outcome])
+            counters[outcome] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// Everything, as Prometheus text.
+    public func renderPrometheus() -> String { registry.renderPrometheus() }
+}

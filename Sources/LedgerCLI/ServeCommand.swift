@@ -1,0 +1,35 @@
+import LedgerAPI
+import LedgerCore
+import LedgerHTTP
+import LedgerService
+
+/// `ledger serve`: the webhook and the read API until SIGTERM or SIGINT, then a graceful stop.
+enum ServeCommand {
+    static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let directory = context.dataDirectory
+        let host = context.arguments.value("--host") ?? "127.0.0.1"
+        let port = try context.integer("--port", in: 0...65535) ?? 8080
+        let bound = try? Ledger.openReader(at: directory).environment
+        let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        VerifySettings.announce(verifier)
+        let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
+        defer { ledger.log.close() }
+        let pipeline = IngestPipeline(ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
+        let metrics = LedgerMetrics(ledger: ledger, verifier: verifier)
+        let api = LedgerAPI(
+            pipeline: pipeline, readToken: context.arguments.value("--read-token"),
+            adminToken: context.arguments.value("--admin-token"), metrics: metrics)
+        let configuration = HTTPServer.Configuration(
+            host: host, port: UInt16(port), accessLog: AccessLog(fileDescriptor: 2), metrics: metrics.http)
+        do {
+            let server = try HTTPServer(configuration: configuration, responder: api.application())
+            try server.run { line in
+                Terminal.line(line)
+            }
+        } catch {
+            throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
+        }
+        Terminal.err("stopped: head seq \(ledger.log.head.seq)\n")
+        return 0
+    }
+}

@@ -1,0 +1,93 @@
+extension EntitlementFold {
+    /// The visible operator corrections, indexed for the fold.
+    ///
+    /// A grant becomes a subscription of its own (`correction:<idempotencyKey>`) owned by the correction's
+    /// subject; a revoke applies to every grant of its subject. A subject is either one subscription (the
+    /// original transaction id) or a user/account.
+    struct Corrections {
+        struct GrantCorrection {
+            let member: Int
+            let owner: Subject
+            /// The subscription the grant was addressed to, when the subject was one.
+            let attachedTo: String?
+            let productId: String
+            let from: Instant
+            let until: Instant
+        }
+
+        struct Revoke {
+            let from: Instant
+            let seq: UInt64
+        }
+
+        private(set) var grants: [GrantCorrection] = []
+        private var byOTID: [String: [Revoke]] = [:]
+        private var byUser: [Int64: [Revoke]] = [:]
+        private var byToken: [String: [Revoke]] = [:]
+
+        init(_ index: Index, ownerOf: (String) -> Subject) {
+            for member in index.corrections {
+                guard let correction = index.entries[member].record.correction else { continue }
+                let subject = index.entries[member].record.subject
+                let seq = index.entries[member].seq
+                switch correction.action {
+                case .grant(let productId, let from, let until):
+                    let explicit = EntitlementFold.owner(token: subject.appAccountToken, userId: subject.userId)
+                    let owner =
+                        explicit.userId != nil || explicit.appAccountToken != nil
+                        ? explicit : subject.originalTransactionId.map(ownerOf) ?? Subject()
+                    grants.append(
+                        GrantCorrection(
+                            member: member, owner: owner, attachedTo: subject.originalTransactionId,
+                            productId: productId, from: from, until: until))
+                case .revoke(let from):
+                    let revoke = Revoke(from: from, seq: seq)
+                    if let otid = subject.originalTransactionId {
+                        byOTID[otid, default: []].append(revoke)
+                    } else {
+                        let owner = EntitlementFold.owner(token: subject.appAccountToken, userId: subject.userId)
+                        if let user = owner.userId {
+                            byUser[user, default: []].append(revoke)
+                        } else if let token = owner.appAccountToken {
+                            byToken[token, default: []].append(revoke)
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The revokes that apply to a subscription (by its id, or by its owner).
+        func revokes(otid: String?, owner: Subject) -> [Revoke] {
+            if byOTID.isEmpty && byUser.isEmpty && byToken.isEmpty { return [] }
+            var found: [Revoke] = []
+            if let otid, let direct = byOTID[otid] { found += direct }
+            if let user = owner.userId, let revokes = byUser[user] { found += revokes }
+            if let token = owner.appAccountToken, let revokes = byToken[token] {
+                // A revoke addressed to a token that is also a user was filed under the user.
+                if owner.userId == nil || AccountToken.userId(fromToken: token) == nil { found += revokes }
+            }
+            return found
+        }
+    }
+
+    /// The state of an operator's grant at `at`, or nil before it starts.
+    func state(of grant: Corrections.GrantCorrection, in index: Index, revokes: [Corrections.Revoke], at: Instant)
+        -> SubscriptionState?
+    {
+        guard grant.from <= at else { return nil }
+        var end = max(grant.until, grant.from)
+        var revoked = false
+        for revoke in revokes where grant.from <= revoke.from && revoke.from < end {
+            end = revoke.from
+            revoked = true
+        }
+        let status: EntitlementStatus = at < end ? .active : revoked ? .revoked : .expired
+        let product = catalog.product(id: grant.productId)
+        let seq = revokes.reduce(index.entries[grant.member].seq) { max($0, $1.seq) }
+        return SubscriptionState(
+            originalTransactionId: "correction:" + index.entries[grant.member].record.idempotencyKey,
+            productId: grant.productId, productKnown: product != nil,
+            devices: product?.devices ?? 0, period: product?.period.name, status: status, since: grant.from,
+            expiresAt: end, gracePeriodExpiresAt: nil, autoRenew: nil, pendingProductId: nil, lastSeq: seq)
+    }
+}

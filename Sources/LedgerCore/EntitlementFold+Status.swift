@@ -1,0 +1,130 @@
+extension EntitlementFold {
+    /// The state of an Apple subscription at `at`, or nil when none of its transactions had started by then.
+    func state(
+        of group: Index.Group, in index: Index, grants: [Grant], at: Instant, lastSeq: UInt64
+    ) -> SubscriptionState? {
+        guard let current = grants.lastIndex(where: { $0.start <= at }) else { return nil }
+        let grant = grants[current]
+        var first = current
+        while first > 0, grants[first - 1].end == grants[first].start { first -= 1 }
+
+        var status = EntitlementStatus.active
+        var graceUntil: Instant?
+        if at >= grant.end {
+            switch grant.ending {
+            case .refund: status = .refunded
+            case .familyRevoke, .operatorRevoke: status = .revoked
+            case .expiry, .open, .superseded:
+                if let revocation = grant.revocation, revocation.at <= at {
+                    status = revocation.kind == .familyRevoke ? .revoked : .refunded
+                } else {
+                    (status, graceUntil) = lapse(of: group, in: index, since: grant.start, at: at)
+                }
+            }
+        }
+
+        let renewal = latestRenewal(of: group, in: index, at: at)
+        let autoRenew = renewal.flatMap { index.entries[$0].record.renewal?.autoRenewStatus }
+        var pending: String?
+        if status == .active || status == .gracePeriod || status == .billingRetry, autoRenew != false,
+            let next = renewal.flatMap({ index.entries[$0].record.renewal?.autoRenewProductId }),
+            next != grant.productId
+        {
+            pending = next
+        }
+        let product = catalog.product(id: grant.productId)
+        return SubscriptionState(
+            originalTransactionId: group.originalTransactionId, productId: grant.productId,
+            productKnown: product != nil, devices: product?.devices ?? 0, period: product?.period.name,
+            status: status, since: grants[first].start, expiresAt: grant.ending == .open ? nil : grant.end,
+            gracePeriodExpiresAt: graceUntil, autoRenew: autoRenew, pendingProductId: pending, lastSeq: lastSeq)
+    }
+
+    /// The member carrying the latest renewal info signed at or before `at` (ties: idempotency key).
+    private func latestRenewal(of group: Index.Group, in index: Index, at: Instant) -> Int? {
+        var best: Int?
+        var bestSigned = Instant.distantPast
+        for member in index.members[group.members] {
+            guard let signed = index.entries[member].record.renewal?.signedDate, signed <= at else { continue }
+            if let current = best {
+                if signed < bestSigned { continue }
+                if signed == bestSigned,
+                    index.entries[member].record.idempotencyKey < index.entries[current].record.idempotencyKey
+                {
+                    continue
+                }
+            }
+            best = member
+            bestSigned = signed
+        }
+        return best
+    }
+
+    /// What a lapsed subscription is at `at`: the latest App Store signal about billing, signed after the
+    /// lapsed grant began and at or before `at`, decides between grace period, billing retry and expiry.
+    private func lapse(of group: Index.Group, in index: Index, since start: Instant, at: Instant)
+        -> (EntitlementStatus, Instant?)
+    {
+        var best: Int?
+        var bestTime = Instant.distantPast
+        for member in index.members[group.members] {
+            let record = Signal(index.entries[member].record)
+            guard let time = record.time, time >= start, time <= at, record.speaksOfBilling else { continue }
+            if let current = best {
+                if time < bestTime { continue }
+                if time == bestTime,
+                    index.entries[member].record.idempotencyKey < index.entries[current].record.idempotencyKey
+                {
+                    continue
+                }
+            }
+            best = member
+            bestTime = time
+        }
+        guard let best else { return (.expired, nil) }
+        let signal = Signal(index.entries[best].record)
+        if signal.type == NotificationType.expired { return (.expired, nil) }
+        if let grace = signal.gracePeriodExpiresDate, grace > at { return (.gracePeriod, grace) }
+        if signal.type == NotificationType.didFailToRenew {
+            if signal.subtype == NotificationSubtype.gracePeriod, signal.gracePeriodExpiresDate == nil {
+                return (.gracePeriod, nil)
+            }
+            return (.billingRetry, nil)
+        }
+        if signal.isInBillingRetryPeriod == true { return (.billingRetry, nil) }
+        if signal.type == NotificationType.gracePeriodExpired, signal.isInBillingRetryPeriod == nil {
+            return (.billingRetry, nil)  // Apple keeps retrying after the grace period ends.
+        }
+        return (.expired, nil)
+    }
+}
+
+/// The billing-relevant facts of one record, read without copying the record.
+private struct Signal {
+    let time: Instant?
+    let type: String?
+    let subtype: String?
+    let gracePeriodExpiresDate: Instant?
+    let isInBillingRetryPeriod: Bool?
+
+    init(_ record: borrowing LedgerRecord) {
+        time = record.signalTime
+        type = record.notification?.type
+        subtype = record.notification?.subtype
+        gracePeriodExpiresDate = record.renewal?.gracePeriodExpiresDate
+        isInBillingRetryPeriod = record.renewal?.isInBillingRetryPeriod
+    }
+
+    /// Whether the record says anything about billing: a billing notification type, or renewal info that
+    /// states the grace period or the retry status. Others (a renewal-preference change without that
+    /// information) do not override an earlier billing state.
+    var speaksOfBilling: Bool {
+        switch type {
+        case NotificationType.expired, NotificationType.didFailToRenew, NotificationType.gracePeriodExpired,
+            NotificationType.didRenew:
+            return true
+        default:
+            return gracePeriodExpiresDate != nil || isInBillingRetryPeriod != nil
+        }
+    }
+}

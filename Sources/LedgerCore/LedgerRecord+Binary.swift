@@ -1,0 +1,221 @@
+/// # The binary encoding of a ledger record (version 1)
+///
+/// The log stores each ``LedgerRecord`` as the bytes of ``LedgerRecord/encoded()``; ``LedgerRecord/init(decoding:)``
+/// reads them back. Primitives (see ``BinaryWriter``): `u8` a raw byte; `varint` unsigned LEB128 (≤ 10 bytes);
+/// `signed` zig-zag then varint; `str` a varint tag — even: a literal of `tag >> 1` UTF-8 bytes follows; odd: a
+/// back-reference to the `(tag >> 1)`-th literal string of this record (strings are numbered in the order they
+/// appear); `instant` milliseconds since the epoch, zig-zag — the record's first instant is absolute, every later
+/// one is its difference from the first. A presence `mask` (a varint) opens each group of optional fields: bit
+/// *i* set means field *i* of the group follows, in bit order; absent fields cost nothing. Booleans live in the
+/// mask itself.
+///
+/// ```text
+/// record       = version:u8 (= 1)  parts:varint  environment:str  source:u8  idempotencyKey:str  subject
+///                [notification] [transaction] [renewal] [evidence] [correction] [link]
+///     parts bits: 0 notification, 1 transaction, 2 renewal, 3 evidence, 4 correction, 5 link
+/// subject      = mask  [originalTransactionId:str] [appAccountToken:str] [userId:signed]
+///     mask bits: 0 originalTransactionId, 1 appAccountToken, 2 userId
+/// notification = mask  type:str  uuid:str  signedDate:instant
+///                [subtype:str] [status:signed] [bundleId:str] [appAppleId:signed] [bundleVersion:str]
+///                [consumptionRequestReason:str]
+///     mask bits: 0 subtype, 1 status, 2 bundleId, 3 appAppleId, 4 bundleVersion, 5 consumptionRequestReason
+/// transaction  = mask  originalTransactionId:str  transactionId:str  productId:str  purchaseDate:instant
+///                signedDate:instant  then, when their bit is set and in this order:
+///                webOrderLineItemId:str  subscriptionGroupIdentifier:str  originalPurchaseDate:instant
+///                expiresDate:instant  type:str  appAccountToken:str  inAppOwnershipType:str
+///                revocationDate:instant  revocationReason:signed  revocationType:str  revocationPercentage:signed
+///                (bit 11 isUpgraded: no payload)  price:signed  currency:str  offerType:signed
+///                offerIdentifier:str  offerDiscountType:str  transactionReason:str  storefront:str
+///                quantity:signed
+///     mask bits 0…19 in the order above (bit 11 is the value of isUpgraded)
+/// renewal      = mask  originalTransactionId:str  signedDate:instant  then, when set and in this order:
+///                productId:str  autoRenewProductId:str  gracePeriodExpiresDate:instant
+///                expirationIntent:signed  renewalDate:instant  recentSubscriptionStartDate:instant
+///                priceIncreaseStatus:signed  renewalPrice:signed  currency:str
+///     mask bits: 0 productId, 1 autoRenewProductId, 2 autoRenewStatus present, 3 its value,
+///                4 isInBillingRetryPeriod present, 5 its value, 6 gracePeriodExpiresDate, 7 expirationIntent,
+///                8 renewalDate, 9 recentSubscriptionStartDate, 10 priceIncreaseStatus, 11 renewalPrice,
+///                12 currency
+/// evidence     = length:varint (≤ 64)  bytes
+/// correction   = action:u8  (0 grant: productId:str from:instant until:instant | 1 revoke: from:instant)
+///                reason:str  operator:str
+/// link         = reason:str  operator:str
+/// ```
+///
+/// Decoding is strict: an unknown mask bit or action, an `Int32` field out of range, invalid UTF-8, a
+/// back-reference to a string not yet seen, or bytes left over after the record are ``CoreError/Code/malformed``;
+/// running out of bytes is ``CoreError/Code/truncated``; a version above ``LedgerRecord/currentVersion`` is
+/// ``CoreError/Code/unsupportedVersion``. A later version adds fields behind new mask bits and a new version
+/// byte; every earlier version stays readable.
+extension LedgerRecord {
+    /// The largest evidence digest accepted (SHA-256 needs 32 bytes).
+    static let maxEvidenceLength = 64
+
+    /// The record in the ledger's compact binary encoding (the layout is documented above).
+    public func encoded() -> [UInt8] {
+        var writer = BinaryWriter(capacity: 384)
+        encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the record's encoding to a writer that has written nothing else.
+    public func encode(into writer: inout BinaryWriter) {
+        writer.writeByte(Self.currentVersion)
+        var parts: UInt64 = 0
+        if notification != nil { parts |= 1 << 0 }
+        if transaction != nil { parts |= 1 << 1 }
+        if renewal != nil { parts |= 1 << 2 }
+        if evidence != nil { parts |= 1 << 3 }
+        if correction != nil { parts |= 1 << 4 }
+        if link != nil { parts |= 1 << 5 }
+        writer.writeVarint(parts)
+        writer.writeString(environment.rawValue)
+        writer.writeByte(source.rawValue)
+        let key = writer.writeString(idempotencyKey)
+
+        var mask: UInt64 = 0
+        if subject.originalTransactionId != nil { mask |= 1 << 0 }
+        if subject.appAccountToken != nil { mask |= 1 << 1 }
+        if subject.userId != nil { mask |= 1 << 2 }
+        writer.writeVarint(mask)
+        let subjectOTID = subject.originalTransactionId.map { writer.writeString($0) }
+        let subjectToken = subject.appAccountToken.map { writer.writeString($0) }
+        if let userId = subject.userId { writer.writeSigned(userId) }
+
+        if let notification { notification.encode(into: &writer, key: key) }
+        var handles = SharedStrings(otid: subjectOTID, token: subjectToken)
+        if let transaction { transaction.encode(into: &writer, shared: &handles) }
+        if let renewal { renewal.encode(into: &writer, shared: handles) }
+        if let evidence { writer.writeBytes(evidence) }
+        if let correction {
+            switch correction.action {
+            case .grant(let productId, let from, let until):
+                writer.writeByte(0)
+                writer.writeString(productId)
+                writer.writeInstant(from)
+                writer.writeInstant(until)
+            case .revoke(let from):
+                writer.writeByte(1)
+                writer.writeInstant(from)
+            }
+            writer.writeString(correction.reason)
+            writer.writeString(correction.operatorName)
+        }
+        if let link {
+            writer.writeString(link.reason)
+            writer.writeString(link.operatorName)
+        }
+    }
+}
+
+/// Literal strings a later group of the same record is likely to repeat.
+struct SharedStrings {
+    var otid: BinaryWriter.StringHandle?
+    var token: BinaryWriter.StringHandle?
+    var productId: BinaryWriter.StringHandle?
+    var currency: BinaryWriter.StringHandle?
+}
+
+extension NotificationFacts {
+    func encode(into writer: inout BinaryWriter, key: BinaryWriter.StringHandle) {
+        var mask: UInt64 = 0
+        if subtype != nil { mask |= 1 << 0 }
+        if status != nil { mask |= 1 << 1 }
+        if bundleId != nil { mask |= 1 << 2 }
+        if appAppleId != nil { mask |= 1 << 3 }
+        if bundleVersion != nil { mask |= 1 << 4 }
+        if consumptionRequestReason != nil { mask |= 1 << 5 }
+        writer.writeVarint(mask)
+        writer.writeString(type)
+        writer.writeString(uuid, reusing: key)
+        writer.writeInstant(signedDate)
+        if let subtype { writer.writeString(subtype) }
+        if let status { writer.writeSigned(Int64(status)) }
+        if let bundleId { writer.writeString(bundleId) }
+        if let appAppleId { writer.writeSigned(appAppleId) }
+        if let bundleVersion { writer.writeString(bundleVersion) }
+        if let consumptionRequestReason { writer.writeString(consumptionRequestReason) }
+    }
+}
+
+extension TransactionFacts {
+    func encode(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+        var mask: UInt64 = 0
+        if webOrderLineItemId != nil { mask |= 1 << 0 }
+        if subscriptionGroupIdentifier != nil { mask |= 1 << 1 }
+        if originalPurchaseDate != nil { mask |= 1 << 2 }
+        if expiresDate != nil { mask |= 1 << 3 }
+        if type != nil { mask |= 1 << 4 }
+        if appAccountToken != nil { mask |= 1 << 5 }
+        if inAppOwnershipType != nil { mask |= 1 << 6 }
+        if revocationDate != nil { mask |= 1 << 7 }
+        if revocationReason != nil { mask |= 1 << 8 }
+        if revocationType != nil { mask |= 1 << 9 }
+        if revocationPercentage != nil { mask |= 1 << 10 }
+        if isUpgraded { mask |= 1 << 11 }
+        if price != nil { mask |= 1 << 12 }
+        if currency != nil { mask |= 1 << 13 }
+        if offerType != nil { mask |= 1 << 14 }
+        if offerIdentifier != nil { mask |= 1 << 15 }
+        if offerDiscountType != nil { mask |= 1 << 16 }
+        if transactionReason != nil { mask |= 1 << 17 }
+        if storefront != nil { mask |= 1 << 18 }
+        if quantity != nil { mask |= 1 << 19 }
+        writer.writeVarint(mask)
+        let otid = writer.writeString(originalTransactionId, reusing: shared.otid)
+        shared.otid = otid
+        writer.writeString(transactionId, reusing: otid)
+        shared.productId = writer.writeString(productId)
+        writer.writeInstant(purchaseDate)
+        writer.writeInstant(signedDate)
+        if let webOrderLineItemId { writer.writeString(webOrderLineItemId) }
+        if let subscriptionGroupIdentifier { writer.writeString(subscriptionGroupIdentifier) }
+        if let originalPurchaseDate { writer.writeInstant(originalPurchaseDate) }
+        if let expiresDate { writer.writeInstant(expiresDate) }
+        if let type { writer.writeString(type) }
+        if let appAccountToken { shared.token = writer.writeString(appAccountToken, reusing: shared.token) }
+        if let inAppOwnershipType { writer.writeString(inAppOwnershipType) }
+        if let revocationDate { writer.writeInstant(revocationDate) }
+        if let revocationReason { writer.writeSigned(Int64(revocationReason)) }
+        if let revocationType { writer.writeString(revocationType) }
+        if let revocationPercentage { writer.writeSigned(Int64(revocationPercentage)) }
+        if let price { writer.writeSigned(price) }
+        if let currency { shared.currency = writer.writeString(currency) }
+        if let offerType { writer.writeSigned(Int64(offerType)) }
+        if let offerIdentifier { writer.writeString(offerIdentifier) }
+        if let offerDiscountType { writer.writeString(offerDiscountType) }
+        if let transactionReason { writer.writeString(transactionReason) }
+        if let storefront { writer.writeString(storefront) }
+        if let quantity { writer.writeSigned(Int64(quantity)) }
+    }
+}
+
+extension RenewalFacts {
+    func encode(into writer: inout BinaryWriter, shared: SharedStrings) {
+        var mask: UInt64 = 0
+        if productId != nil { mask |= 1 << 0 }
+        if autoRenewProductId != nil { mask |= 1 << 1 }
+        if let autoRenewStatus { mask |= 1 << 2 | (autoRenewStatus ? 1 << 3 : 0) }
+        if let isInBillingRetryPeriod { mask |= 1 << 4 | (isInBillingRetryPeriod ? 1 << 5 : 0) }
+        if gracePeriodExpiresDate != nil { mask |= 1 << 6 }
+        if expirationIntent != nil { mask |= 1 << 7 }
+        if renewalDate != nil { mask |= 1 << 8 }
+        if recentSubscriptionStartDate != nil { mask |= 1 << 9 }
+        if priceIncreaseStatus != nil { mask |= 1 << 10 }
+        if renewalPrice != nil { mask |= 1 << 11 }
+        if currency != nil { mask |= 1 << 12 }
+        writer.writeVarint(mask)
+        writer.writeString(originalTransactionId, reusing: shared.otid)
+        writer.writeInstant(signedDate)
+        var product = shared.productId
+        if let productId { product = writer.writeString(productId, reusing: product) }
+        if let autoRenewProductId { writer.writeString(autoRenewProductId, reusing: product) }
+        if let gracePeriodExpiresDate { writer.writeInstant(gracePeriodExpiresDate) }
+        if let expirationIntent { writer.writeSigned(Int64(expirationIntent)) }
+        if let renewalDate { writer.writeInstant(renewalDate) }
+        if let recentSubscriptionStartDate { writer.writeInstant(recentSubscriptionStartDate) }
+        if let priceIncreaseStatus { writer.writeSigned(Int64(priceIncreaseStatus)) }
+        if let renewalPrice { writer.writeSigned(renewalPrice) }
+        if let currency { writer.writeString(currency, reusing: shared.currency) }
+    }
+}

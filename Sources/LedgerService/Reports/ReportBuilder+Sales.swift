@@ -1,0 +1,95 @@
+import LedgerCore
+
+/// One row of the sales report: a bucket, a product and a currency.
+struct SalesKey: Hashable, Comparable {
+    var bucket: Int
+    var productId: String
+    var currency: String
+
+    static func < (lhs: SalesKey, rhs: SalesKey) -> Bool {
+        (lhs.bucket, lhs.productId, lhs.currency) < (rhs.bucket, rhs.productId, rhs.currency)
+    }
+}
+
+/// Units and amounts of one sales row (amounts in milliunits).
+struct SalesRow {
+    var purchases = 0
+    var renewals = 0
+    var upgrades = 0
+    var downgrades = 0
+    var refunds = 0
+    var sales: Int64 = 0
+    var refunded: Int64 = 0
+}
+
+/// How a transaction came to be, from the notification that first brought it, else its reason.
+enum TransactionOrigin {
+    case purchase, renewal, upgrade
+
+    init(type: String?, subtype: String?, reason: String?) {
+        if subtype == "UPGRADE" {
+            self = .upgrade
+        } else if type == "DID_RENEW" || reason == "RENEWAL" {
+            self = .renewal
+        } else {
+            self = .purchase
+        }
+    }
+}
+
+extension ReportBuilder {
+    /// Each transaction once (its latest signed version), counted in the bucket of its purchase; refunds in
+    /// the bucket of their revocation (prorated refunds by their percentage; Family Sharing revocations and
+    /// upgrade cut-offs are not refunds); downgrades when Apple reported them.
+    mutating func addSales(_ entries: [LedgerEntry]) {
+        for (transaction, origin) in Self.transactions(entries) {
+            let currency = transaction.currency ?? "EUR"
+            let price = transaction.price ?? 0
+            if let index = bucket(of: transaction.purchaseDate) {
+                let key = SalesKey(bucket: index, productId: transaction.productId, currency: currency)
+                switch origin {
+                case .purchase: sales[key, default: SalesRow()].purchases += 1
+                case .renewal: sales[key, default: SalesRow()].renewals += 1
+                case .upgrade: sales[key, default: SalesRow()].upgrades += 1
+                }
+                sales[key, default: SalesRow()].sales += price
+            }
+            if let revoked = transaction.revocationDate, !transaction.isUpgraded,
+                transaction.revocationType != "FAMILY_REVOKE", let index = bucket(of: revoked)
+            {
+                let key = SalesKey(bucket: index, productId: transaction.productId, currency: currency)
+                let share = transaction.revocationType == "REFUND_PRORATED"
+                    ? Int64(transaction.revocationPercentage ?? 100_000) : 100_000
+                sales[key, default: SalesRow()].refunds += 1
+                sales[key, default: SalesRow()].refunded += price * share / 100_000
+            }
+        }
+        for entry in entries where entry.record.notification?.subtype == "DOWNGRADE" {
+            guard let target = entry.record.renewal?.autoRenewProductId ?? entry.record.transaction?.productId,
+                let index = bucket(of: entry.effectiveAt)
+            else { continue }
+            let currency = entry.record.renewal?.currency ?? entry.record.transaction?.currency ?? "EUR"
+            sales[SalesKey(bucket: index, productId: target, currency: currency), default: SalesRow()].downgrades += 1
+        }
+    }
+
+    /// The latest version of every transaction with the origin of its first appearance.
+    static func transactions(_ entries: [LedgerEntry]) -> [(TransactionFacts, TransactionOrigin)] {
+        var latest: [String: (facts: TransactionFacts, key: String)] = [:]
+        var first: [String: (seq: UInt64, origin: TransactionOrigin)] = [:]
+        for entry in entries {
+            guard let transaction = entry.record.transaction else { continue }
+            let id = transaction.transactionId
+            if let current = latest[id], (current.facts.signedDate, current.key) >= (transaction.signedDate, entry.record.idempotencyKey) {
+            } else {
+                latest[id] = (transaction, entry.record.idempotencyKey)
+            }
+            let origin = TransactionOrigin(
+                type: entry.record.notification?.type, subtype: entry.record.notification?.subtype,
+                reason: transaction.transactionReason)
+            if let known = first[id], known.seq <= entry.seq { continue }
+            first[id] = (entry.seq, origin)
+        }
+        return latest.map { id, version in (version.facts, first[id]?.origin ?? .purchase) }
+    }
+}

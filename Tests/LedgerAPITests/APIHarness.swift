@@ -1,0 +1,48 @@
+import LedgerAPI
+import LedgerCore
+import LedgerHTTP
+import LedgerJSON
+import LedgerService
+import LedgerTesting
+
+/// A ledger API over a fresh data directory, callable in-process or over loopback.
+final class APIHarness {
+    let directory = TemporaryDirectory()
+    let pki = TestPKI.shared
+    let api: LedgerAPI
+    let application: HTTPApplication
+
+    init(readToken: String? = nil, adminToken: String? = nil) throws {
+        let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)
+        let verifier = try pki.verifier()
+        let pipeline = IngestPipeline(
+            ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory.path))
+        api = LedgerAPI(
+            pipeline: pipeline, readToken: readToken, adminToken: adminToken,
+            metrics: LedgerMetrics(ledger: ledger, verifier: verifier))
+        application = api.application()
+    }
+
+    deinit { api.ledger.log.close() }
+
+    /// A request answered in-process.
+    func respond(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])
+        throws -> HTTPResponse
+    {
+        application.respond(to: try HTTPRequest(method: method, target: target, headers: headers, body: body))
+    }
+
+    /// A webhook body for a signed notification.
+    func notification(
+        type: String = "SUBSCRIBED", subtype: String? = "INITIAL_BUY", uuid: Int = 1, transactionId: String = "2000000000000002"
+    ) throws -> [UInt8] {
+        TestPKI.body(
+            try pki.signedNotification(
+                type: type, subtype: subtype, uuid: TestPKI.Payloads.uuid(uuid),
+                transaction: TestPKI.Payloads.transaction(transactionId: transactionId)))
+    }
+}
+
+extension HTTPResponse {
+    var json: JSONValue? { try? JSONValue.parse(body) }
+}

@@ -1,0 +1,119 @@
+import LedgerHTTP
+import LedgerJSON
+import LedgerTesting
+import Testing
+
+@Suite struct RouteTests {
+    @Test func webhookAppendsThenAnswersDuplicatesWith200() throws {
+        let harness = try APIHarness()
+        let body = try harness.notification()
+        let first = try harness.respond(.post, "/webhooks/apple", body: body)
+        #expect(first.status.code == 200)
+        #expect(first.json?["seq"] == 1)
+        let second = try harness.respond(.post, "/webhooks/apple", body: body)
+        #expect(second.status.code == 200)
+        #expect(second.json?["duplicate"] == true)
+        #expect(harness.api.ledger.log.head.seq == 1)
+    }
+
+    @Test(arguments: [
+        ("", 400, "BAD_REQUEST"), ("{", 400, "BAD_REQUEST"), (#"{"other":1}"#, 400, "BAD_REQUEST"),
+        (#"{"signedPayload":"abc"}"#, 422, "INVALID_JWT_FORMAT"),
+        (#"{"signedPayload":"a.b.c"}"#, 422, "INVALID_JWT_FORMAT"),
+    ])
+    func webhookRejectsBadBodies(body: String, status: Int, code: String) throws {
+        let harness = try APIHarness()
+        let response = try harness.respond(.post, "/webhooks/apple", body: Array(body.utf8))
+        #expect(response.status.code == status)
+        #expect(response.json?["error"]?["status"] == .string(code))
+        #expect(harness.api.ledger.log.head.seq == 0)
+        #expect(try harness.api.pipeline.quarantine.items().count == 1)
+    }
+
+    @Test func forgedSignatureIs422WithAppleStatus() throws {
+        let harness = try APIHarness()
+        let stranger = try TestPKI()
+        let body = TestPKI.body(try stranger.signedNotification())
+        let response = try harness.respond(.post, "/webhooks/apple", body: body)
+        #expect(response.status.code == 422)
+        #expect(response.json?["error"]?["status"] == "VERIFICATION_FAILURE")
+    }
+
+    @Test func entitlementEndpointsAnswerTheStateJSON() throws {
+        let harness = try APIHarness()
+        _ = try harness.respond(.post, "/webhooks/apple", body: try harness.notification())
+        let at = "2026-03-02T00:00:00Z"
+        let user = try harness.respond(.get, "/v1/users/42/entitlement?at=\(at)")
+        #expect(user.status.code == 200)
+        #expect(user.json?["deviceLimit"] == 3)
+        let account = try harness.respond(.get, "/v1/accounts/0000002a-0000-0000-0000-000000000000/entitlement?at=\(at)")
+        #expect(account.json == user.json)
+        let subscription = try harness.respond(.get, "/v1/subscriptions/2000000000000001/entitlement?at=\(at)")
+        #expect(subscription.json?["deviceLimit"] == 3)
+        #expect(subscription.json?["userId"] == 42)
+        let before = try harness.respond(.get, "/v1/users/42/entitlement?at=\(at)&knownAt=2000-01-01T00:00:00Z")
+        #expect(before.json?["deviceLimit"] == 0)
+        #expect(try harness.respond(.get, "/v1/users/abc/entitlement").status.code == 400)
+        #expect(try harness.respond(.get, "/v1/users/42/entitlement?at=yesterday").status.code == 400)
+        let history = try harness.respond(.get, "/v1/users/42/history")
+        #expect(history.json?.array?.count == 1)
+    }
+
+    @Test func feedIsGapFreeAndPaged() throws {
+        let harness = try APIHarness()
+        for i in 0..<5 {
+            _ = try harness.respond(
+                .post, "/webhooks/apple",
+                body: try harness.notification(type: "DID_RENEW", subtype: nil, uuid: 10 + i, transactionId: "300\(i)"))
+        }
+        let page = try harness.respond(.get, "/v1/events?after=1&limit=3")
+        #expect(page.json?["events"]?.array?.compactMap { $0["seq"]?.int64 } == [2, 3, 4])
+        #expect(page.json?["next"] == 4)
+        let rest = try harness.respond(.get, "/v1/events?after=4&limit=3")
+        #expect(rest.json?["events"]?.array?.count == 1)
+        #expect(rest.json?["next"] == 5)
+        let empty = try harness.respond(.get, "/v1/events?after=5&wait=0.05")
+        #expect(empty.json?["events"]?.array?.isEmpty == true)
+        #expect(empty.json?["next"] == 5)
+        #expect(try harness.respond(.get, "/v1/events?limit=0").status.code == 400)
+    }
+
+    @Test func tokensGuardReadsAndAdmin() throws {
+        let harness = try APIHarness(readToken: "r-secret", adminToken: "a-secret")
+        #expect(try harness.respond(.get, "/v1/users/1/entitlement").status.code == 401)
+        #expect(try harness.respond(.get, "/v1/users/1/entitlement", headers: ["Authorization": "Bearer nope"]).status.code == 401)
+        #expect(try harness.respond(.get, "/v1/users/1/entitlement", headers: ["Authorization": "Bearer r-secret"]).status.code == 200)
+        #expect(try harness.respond(.get, "/healthz").status.code == 200)
+        let correction = JSONValue.object([
+            "subject": .object(["userId": 7]), "action": "grant", "productId": "com.visla.gps.monthly_2",
+            "from": "2026-01-01T00:00:00Z", "until": "2026-02-01T00:00:00Z", "reason": "goodwill", "operator": "ops",
+        ]).serializedBytes()
+        #expect(try harness.respond(.post, "/v1/corrections", headers: ["Authorization": "Bearer r-secret"], body: correction).status.code == 401)
+    }
+
+    @Test func adminCorrectionNeedsAnAdminToken() throws {
+        let harness = try APIHarness(adminToken: "a-secret")
+        _ = try harness.respond(.post, "/webhooks/apple", body: try harness.notification())
+        let correction = JSONValue.object([
+            "subject": .object(["userId": 7]), "action": "grant", "productId": "com.visla.gps.monthly_2",
+            "from": "2026-01-01T00:00:00Z", "until": "2026-02-01T00:00:00Z", "reason": "goodwill", "operator": "ops",
+        ]).serializedBytes()
+        let response = try harness.respond(.post, "/v1/corrections", headers: ["Authorization": "Bearer a-secret"], body: correction)
+        #expect(response.status.code == 200, Comment(rawValue: response.bodyText))
+        let state = try harness.respond(.get, "/v1/users/7/entitlement?at=2026-01-15T00:00:00Z")
+        #expect(state.json?["deviceLimit"] == 2)
+        let off = try APIHarness()
+        #expect(try off.respond(.post, "/v1/corrections", body: correction).status.code == 403)
+    }
+
+    @Test func unknownRoutesAndMethods() throws {
+        let harness = try APIHarness()
+        #expect(try harness.respond(.get, "/nope").status.code == 404)
+        let wrong = try harness.respond(.get, "/webhooks/apple")
+        #expect(wrong.status.code == 405)
+        #expect(wrong.headers["Allow"]?.contains("POST") == true)
+        let metrics = try harness.respond(.get, "/metrics")
+        #expect(metrics.bodyText.contains("ledger_head_seq"))
+        #expect(try harness.respond(.get, "/openapi.yaml").bodyText.hasPrefix("openapi: 3.1.0"))
+    }
+}

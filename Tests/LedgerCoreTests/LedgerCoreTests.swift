@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderLedgerCoreTests() { #expect(Bool(true)) }

@@ -1,0 +1,129 @@
+import LedgerCore
+import LedgerTesting
+
+// Billing problems, refunds, revocations and extensions.
+extension Lifecycle {
+    static let graceExpired: Lifecycle = {
+        var s = script()
+        let e1 = Fixture.e1, g = e1.plus(days: 16), x = e1.plus(days: 60)
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.failToRenew(graceUntil: g, at: e1),
+            s.gracePeriodExpired(at: g), s.expire("BILLING_RETRY", at: x),
+        ]
+        return Lifecycle(
+            name: "billing failure with grace, grace expired, retries exhausted", query: user,
+            entries: Fixture.log(records),
+            checks: [
+                Check(at: e1.plus(ms: -1), status: .active, deviceLimit: 3, grace: .absent),
+                Check(at: e1, status: .gracePeriod, deviceLimit: 3, expiresAt: .equals(e1), grace: .equals(g)),
+                Check(at: g.plus(ms: -1), status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: g, status: .billingRetry, deviceLimit: 0, grace: .absent),
+                Check(at: x.plus(ms: -1), status: .billingRetry, deviceLimit: 0),
+                Check(at: x, status: .expired, deviceLimit: 0),
+            ])
+    }()
+
+    static let graceRecovered: Lifecycle = {
+        var s = script()
+        let e1 = Fixture.e1, g = e1.plus(days: 16), r = e1.plus(days: 3)
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.failToRenew(graceUntil: g, at: e1), s.recover(at: r),
+        ]
+        return Lifecycle(
+            name: "billing failure with grace, then recovery", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: e1, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: r.plus(ms: -1), status: .gracePeriod, deviceLimit: 3),
+                Check(
+                    at: r, status: .active, deviceLimit: 3, expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
+                    since: .equals(r), grace: .absent),
+            ])
+    }()
+
+    static let billingRetry: Lifecycle = {
+        var s = script()
+        let e1 = Fixture.e1, r = e1.plus(days: 10)
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.failToRenew(graceUntil: nil, at: e1), s.recover(at: r),
+        ]
+        return Lifecycle(
+            name: "billing retry without grace, then recovery", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: e1.plus(ms: -1), status: .active, deviceLimit: 3),
+                Check(at: e1, status: .billingRetry, deviceLimit: 0, expiresAt: .equals(e1), grace: .absent),
+                Check(at: r.plus(ms: -1), status: .billingRetry, deviceLimit: 0),
+                Check(at: r, status: .active, deviceLimit: 3, since: .equals(r)),
+            ])
+    }()
+
+    static let refundCurrent: Lifecycle = {
+        var s = script()
+        let f = Fixture.p.plus(days: 5)
+        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.refund(at: f)]
+        return Lifecycle(
+            name: "refund of the current transaction", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: f.plus(ms: -1), status: .active, deviceLimit: 3, expiresAt: .equals(f)),
+                Check(at: f, status: .refunded, deviceLimit: 0, expiresAt: .equals(f)),
+                Check(at: Fixture.e1.plus(days: 1), status: .refunded, deviceLimit: 0),
+                // Before the refund was recorded, the ledger knew an active subscription.
+                Check(at: f, knownAt: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e1)),
+            ])
+    }()
+
+    static let refundPastRenewal: Lifecycle = {
+        var s = script()
+        let f = Fixture.e1.plus(days: 5)
+        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.renew(), s.refund("1000000001", at: f)]
+        return Lifecycle(
+            name: "refund of a past renewal leaves the current period", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: Fixture.p.plus(days: 1), status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e1)),
+                Check(at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
+                Check(at: Fixture.e2.plus(ms: -1), status: .active, deviceLimit: 3),
+            ])
+    }()
+
+    static let refundReversed: Lifecycle = {
+        var s = script()
+        let f = Fixture.p.plus(days: 5), v = Fixture.p.plus(days: 15)
+        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.refund(at: f), s.reverseRefund(at: v)]
+        return Lifecycle(
+            name: "refund reversed", query: user, entries: Fixture.log(records),
+            checks: [
+                // As known now, the reversal voids the refund from the start.
+                Check(at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e1)),
+                // As known between the refund and its reversal, the user was refunded.
+                Check(at: f.plus(days: 1), knownAt: f.plus(days: 1), status: .refunded, deviceLimit: 0),
+                Check(at: v, status: .active, deviceLimit: 3),
+            ])
+    }()
+
+    static let familyRevoke: Lifecycle = {
+        var s = SubscriptionScript(originalTransactionId: "1000000001", userId: 42, ownershipType: "FAMILY_SHARED")
+        let v = Fixture.p.plus(days: 7)
+        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.familyRevoke(at: v)]
+        return Lifecycle(
+            name: "family-sharing revoke", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: v.plus(ms: -1), status: .active, deviceLimit: 3),
+                Check(at: v, status: .revoked, deviceLimit: 0, expiresAt: .equals(v)),
+                Check(at: Fixture.e1.plus(days: 3), status: .revoked, deviceLimit: 0),
+            ])
+    }()
+
+    static let renewalExtended: Lifecycle = {
+        var s = script()
+        let extended = Fixture.e1.plus(days: 10)
+        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20))]
+        return Lifecycle(
+            name: "renewal extended", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: Fixture.p.plus(days: 1), status: .active, deviceLimit: 3, expiresAt: .equals(extended)),
+                Check(at: Fixture.e1, status: .active, deviceLimit: 3),
+                Check(at: extended.plus(ms: -1), status: .active, deviceLimit: 3),
+                Check(at: extended, status: .expired, deviceLimit: 0, expiresAt: .equals(extended)),
+                Check(at: Fixture.e1, knownAt: Fixture.p.plus(days: 19), status: .expired, deviceLimit: 0),
+            ])
+    }()
+}
