@@ -6,12 +6,12 @@ extension Simulation {
         deliveries.reduce(0) { $0 + ($1.attempt > 1 ? 1 : 0) }
     }
 
-    /// First deliveries that arrive after a later-signed notification about the same subscription: the
-    /// out-of-order arrivals a ledger must fold correctly.
+    /// Deliveries (first ones or Apple's repeats) that arrive after a later-signed notification about the
+    /// same subscription: the out-of-order arrivals a ledger must fold correctly.
     public var outOfOrderDeliveries: Int {
         var latestSigned: [String: Instant] = [:]
         var count = 0
-        for delivery in deliveries where delivery.attempt == 1 {
+        for delivery in deliveries {
             let notification = notifications[delivery.notification]
             guard let key = notification.originalTransactionId else { continue }
             if let latest = latestSigned[key], notification.signedDate < latest {

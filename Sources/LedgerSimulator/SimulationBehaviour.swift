@@ -55,10 +55,10 @@ public struct SimulationBehaviour: Sendable, Hashable {
     public var upgradedResigned = 0.3
     /// Per delivery: delivered again (Apple retries); a third time with half this probability.
     public var duplicate = 0.05
-    /// Per delivery: late by minutes to hours.
-    public var late = 0.08
-    /// Per delivery: late by hours to days.
-    public var veryLate = 0.02
+    /// Per delivery: late by minutes to hours (Apple's first retry comes after an hour).
+    public var late = 0.1
+    /// Per delivery: late by hours to days (Apple retries for up to three days).
+    public var veryLate = 0.04
 
     /// The defaults.
     public init() {}

@@ -48,7 +48,7 @@ public struct SimulationReport: Sendable, Hashable {
     public var deliveries: Int
     /// Repeated deliveries.
     public var duplicates: Int
-    /// First deliveries arriving after a later-signed notification of the same subscription.
+    /// Deliveries arriving after a later-signed notification of the same subscription.
     public var outOfOrder: Int
     /// Truth samples (users and orphans).
     public var samples: Int

@@ -22,10 +22,12 @@ public struct Simulator: Sendable {
         let builder = NotificationBuilder(config: config)
         let products = config.purchasableProducts
         let weights = products.map(Self.preference)
+        let outages = WebhookOutages(config: config)
         let ids = Array(1...Int64(max(1, config.users))).prefix(config.users)
         let timelines = ParallelMap.map(Array(ids)) { userId in
             var lifecycle = UserLifecycle(
-                config: config, builder: builder, products: products, weights: weights, userId: userId)
+                config: config, builder: builder, products: products, weights: weights, outages: outages,
+                userId: userId)
             return lifecycle.run()
         }
         let sampler = TruthSampler(config: config)

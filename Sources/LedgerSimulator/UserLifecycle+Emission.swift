@@ -36,13 +36,13 @@ extension UserLifecycle {
         let delay: Int64
         let draw = rng.unit()
         if draw < behaviour.veryLate {
-            delay = clock.scaled(rng.int(in: 3 * 3_600_000...72 * 3_600_000), floor: 20)
+            delay = clock.scaled(rng.int(in: 6 * 3_600_000...96 * 3_600_000), floor: 20)
         } else if draw < behaviour.veryLate + behaviour.late {
-            delay = clock.scaled(rng.int(in: 60_000...3 * 3_600_000), floor: 20)
+            delay = clock.scaled(rng.int(in: 60_000...6 * 3_600_000), floor: 20)
         } else {
             delay = clock.scaled(rng.int(in: 200...5_000), floor: 20)
         }
-        let first = signed.adding(milliseconds: delay)
+        let first = outages.delivery(firstAttempt: signed.adding(milliseconds: delay))
         timeline.deliveries.append((index, first, 1))
         guard rng.chance(behaviour.duplicate) else { return }
         let second = first.adding(milliseconds: clock.scaled(rng.int(in: 3_600_000...3_900_000), floor: 20))

@@ -16,6 +16,7 @@ struct UserLifecycle {
     var rng: SimulationRandom
     var timeline: UserTimeline
     let storefront: Storefront
+    let outages: WebhookOutages
 
     var queue = EventQueue()
     /// Bumped by every change of period or billing state; events planned for an older one are dropped.
@@ -25,9 +26,12 @@ struct UserLifecycle {
     /// The instant of the event being handled.
     var now: Instant
 
-    init(config: SimulationConfig, builder: NotificationBuilder, products: [Product], weights: [Double], userId: Int64)
-    {
+    init(
+        config: SimulationConfig, builder: NotificationBuilder, products: [Product], weights: [Double],
+        outages: WebhookOutages, userId: Int64
+    ) {
         self.config = config
+        self.outages = outages
         self.clock = config.clock
         self.builder = builder
         self.end = config.end

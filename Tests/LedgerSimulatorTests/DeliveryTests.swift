@@ -35,3 +35,16 @@ import Testing
     #expect(delays.contains { $0 > 86_400_000 })
     #expect(delays.filter { $0 < 10_000 }.count > delays.count * 3 / 4)
 }
+
+@Test func anOutagePostponesDeliveriesToApplesNextRetry() throws {
+    let outages = WebhookOutages(config: SimulationConfig(users: 1, months: 12, seed: 3))
+    let window = try #require(outages.windows.first)
+    let inside = window.start.adding(milliseconds: 1000)
+    let delivered = outages.delivery(firstAttempt: inside)
+    #expect(delivered >= window.end)
+    #expect(!outages.isDown(at: delivered))
+    let retries: [Int64] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
+    #expect(retries.contains(delivered.milliseconds - inside.milliseconds))
+    let before = window.start.adding(milliseconds: -1)
+    #expect(outages.delivery(firstAttempt: before) == before)
+}
