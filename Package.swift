@@ -53,7 +53,7 @@ let package = Package(
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore"]),
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore", "LedgerSystem"]),
         // Command-line parsing and commands.
         .target(
             name: "LedgerCLI",
@@ -87,6 +87,9 @@ let package = Package(
         .testTarget(
             name: "LedgerEndToEndTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog"]),
+        .testTarget(
+            name: "LedgerSimulatorTests",
+            dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
         .testTarget(
             name: "LedgerAPITests",
             dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
