@@ -37,4 +37,7 @@ public protocol FileSystem: Sendable {
     func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError)
     /// Makes the entries of a directory (creations, renames, removals) durable.
     func fsyncDirectory(_ path: String) throws(SystemError)
+    /// Flushes every dirty file and directory of the file system that holds `path` (Linux `syncfs`): one
+    /// journal commit for many files written without their own fsync.
+    func syncFileSystem(_ path: String) throws(SystemError)
 }
