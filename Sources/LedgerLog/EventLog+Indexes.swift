@@ -58,8 +58,9 @@ extension EventLog {
 
     /// Rebuilds the in-memory indexes by scanning the whole log. Holding the lock.
     func rebuildIndexesLocked(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
-        var keys = KeyIndex()
-        var subjects = SubjectIndex()
+        let records = Int(min(state.headSeq, 1 << 28))
+        var keys = KeyIndex(table: HashTable64(capacity: records))
+        var subjects = SubjectIndex(heads: HashTable64(capacity: records / 2))
         try Self.scan(fileSystem, state.segments, from: 1, through: state.headSeq, checkCRC: true) { view, _, _ in
             Self.index(view, keys: &keys, subjects: &subjects)
             if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }

@@ -46,8 +46,14 @@ extension EventLog {
             keys = nil
             subjects = nil
         }
-        var keyIndex = keys ?? KeyIndex()
-        var subjectIndex = subjects ?? SubjectIndex()
+        // Size the tables for the log up front (about one record per 256 bytes) instead of doubling them.
+        var logBytes: Int64 = 0
+        for name in try layout.segmentNames(fileSystem) {
+            logBytes += (try? fileSystem.stat(layout.segment(name)))??.size ?? 0
+        }
+        let estimate = Int(min(logBytes / 256, 1 << 28))
+        var keyIndex = keys ?? KeyIndex(table: HashTable64(capacity: estimate))
+        var subjectIndex = subjects ?? SubjectIndex(heads: HashTable64(capacity: estimate / 2))
         var coveredHash: [UInt8]?
         let walk = try LogWalk.run(
             fileSystem, layout, environment: meta?.environment, writable: writable,

@@ -209,6 +209,10 @@ public final class FaultInjectingFileSystem: FileSystem {
         try base.flock(fd, exclusive: exclusive, wait: wait)
     }
 
+    public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
+        base.startWriteback(fd, offset: offset, count: count)
+    }
+
     public func fsyncDirectory(_ path: String) throws(SystemError) {
         try check(.fsyncDirectory, "fsync", path: path)
         try base.fsyncDirectory(path)

@@ -8,6 +8,12 @@ import Musl
 private func cStat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { stat(path, info) }
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 
+/// Linux's `sync_file_range`, which the Glibc module does not export (it needs _GNU_SOURCE); nil elsewhere.
+private let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+}()
+
 /// The real file system: each operation is one POSIX call through ``Syscall``.
 public struct PosixFileSystem: FileSystem {
     /// Creates the POSIX file system.
@@ -107,6 +113,10 @@ public struct PosixFileSystem: FileSystem {
     public func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError) {
         let operation = (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB)
         try Syscall.retrying("flock") { cFlock(fd.rawValue, operation) }
+    }
+
+    public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
+        _ = syncFileRange?(fd.rawValue, offset, Int64(count), 2)  // SYNC_FILE_RANGE_WRITE
     }
 
     public func fsyncDirectory(_ path: String) throws(SystemError) {
