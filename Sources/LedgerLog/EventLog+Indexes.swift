@@ -4,10 +4,12 @@ extension EventLog {
     /// The seqs of every record about `key`, in order (empty for an unknown subject).
     public func seqs(forSubjectKey key: String) -> [UInt64] {
         let hash = StableHash.hash(key)
-        guard let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
-            guard !state.closed else { throw Self.closedError }
-            return (state.subjects.candidates(hash: hash), state.segments)
-        }) else { return [] }
+        guard
+            let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
+                guard !state.closed else { throw Self.closedError }
+                return (state.subjects.candidates(hash: hash), state.segments)
+            })
+        else { return [] }
         // Confirm: two subjects may share a 64-bit hash.
         return candidates.filter { seq in
             (try? Self.readRecord(fileSystem, segments, seq: seq))?.subjectKeys.contains(key) ?? false

@@ -93,7 +93,8 @@ extension EventLog {
         state.segments = segments
         state.headSeq = walk.headSeq
         state.headTime = walk.headTime
-        state.headHash = walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        state.headHash =
+            walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
         let coverageHolds =
             covered == 0 || (covered <= walk.headSeq && coveredHash != nil && coveredHash == keysFile?.headHash)
         let log = EventLog(

@@ -1,5 +1,5 @@
-import LedgerSystem
 import LedgerCrypto
+import LedgerSystem
 
 /// What `verify` found.
 public struct VerifyReport: Sendable, Hashable {
@@ -55,7 +55,8 @@ extension EventLog {
         }
         walk.closeAll(fileSystem)
         let environment = meta?.environment ?? walk.environment
-        let headHash = walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        let headHash =
+            walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
         var report = VerifyReport(
             records: walk.headSeq, headSeq: walk.headSeq, headHash: headHash, headTime: walk.headTime,
             environment: environment, segments: try layout.segmentNames(fileSystem).count, problem: walk.problem)
@@ -69,10 +70,12 @@ extension EventLog {
             if actual != expectHead {
                 let at = expectSeq.map { "record \($0)" } ?? "the head (record \(walk.headSeq))"
                 let found = actual.map { Hex.encode($0) } ?? "no such record"
-                report.problem = report.problem ?? LogProblem(
-                    kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? walk.headSeq,
-                    message: "the chain hash of \(at) is \(found), not the expected \(Hex.encode(expectHead)); "
-                        + "history was rewritten or this is another log")
+                report.problem =
+                    report.problem
+                    ?? LogProblem(
+                        kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? walk.headSeq,
+                        message: "the chain hash of \(at) is \(found), not the expected \(Hex.encode(expectHead)); "
+                            + "history was rewritten or this is another log")
             }
         }
         return report

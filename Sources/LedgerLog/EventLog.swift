@@ -45,7 +45,8 @@ public final class EventLog: @unchecked Sendable {
     }
 
     init(
-        directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions, clock: @escaping @Sendable () -> Int64,
+        directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions,
+        clock: @escaping @Sendable () -> Int64,
         writerLock: WriterLock?, state: State, recovery: RecoveryReport?
     ) {
         self.directory = directory
@@ -76,7 +77,8 @@ public final class EventLog: @unchecked Sendable {
         }
         let lock = try WriterLock.acquire(fileSystem, layout)
         do {
-            return try open(layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,
+            return try open(
+                layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,
                 clock: clock, writerLock: lock)
         } catch {
             lock.release(fileSystem)

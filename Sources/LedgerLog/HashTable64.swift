@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// An open-addressing hash table from 64-bit keys (already well-mixed hashes) to 64-bit values, with linear

@@ -93,7 +93,9 @@ struct ByteReader {
         let size = MemoryLayout<T>.size
         guard count >= 0, position + count * size <= raw.count, let base = raw.baseAddress else { return nil }
         var out = [T](repeating: 0, count: count)
-        out.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: base + position, count: count * size)) }
+        out.withUnsafeMutableBytes {
+            $0.copyMemory(from: UnsafeRawBufferPointer(start: base + position, count: count * size))
+        }
         position += count * size
         return out  // little-endian hosts only (x86-64, arm64), as the ledger targets
     }

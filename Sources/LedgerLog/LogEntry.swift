@@ -36,7 +36,8 @@ public struct LogEntry: Sendable, Hashable {
         }
         guard subjectKeys.count <= LogFormat.maxSubjectKeys else {
             throw LogError(
-                .invalidEntry, "a record has at most \(LogFormat.maxSubjectKeys) subject keys (got \(subjectKeys.count))")
+                .invalidEntry,
+                "a record has at most \(LogFormat.maxSubjectKeys) subject keys (got \(subjectKeys.count))")
         }
         for key in subjectKeys where key.utf8.isEmpty || key.utf8.count > LogFormat.maxKeyLength {
             throw LogError(.invalidEntry, "a subject key must be 1 to \(LogFormat.maxKeyLength) UTF-8 bytes")

@@ -48,11 +48,15 @@ public struct LogRecordView {
     /// When it was appended, in ms since the epoch.
     public var recordedAt: Int64 { Int64(bitPattern: (base + 18).le64(0)) }
     /// The idempotency key's UTF-8 bytes.
-    public var idempotencyKeyBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + 28, count: keyLength) }
+    public var idempotencyKeyBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + 28, count: keyLength)
+    }
     /// The idempotency key.
     public var idempotencyKey: String { String(decoding: idempotencyKeyBytes, as: UTF8.self) }
     /// The payload bytes, in place.
-    public var payload: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + payloadStart, count: payloadLength) }
+    public var payload: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + payloadStart, count: payloadLength)
+    }
     /// The chain hash bytes, in place.
     public var hash: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + LogFormat.frameHeaderSize + bodyLength - 32, count: 32)

@@ -9,7 +9,7 @@ import LedgerLog
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a line to stdout with one write(2), so a SIGKILL never leaves a half-printed acknowledgement

@@ -1,9 +1,9 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A fault that ``FaultInjectingFileSystem`` produces on chosen calls.

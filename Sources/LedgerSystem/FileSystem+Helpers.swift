@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension FileSystem {
@@ -56,7 +56,7 @@ extension FileSystem {
         let fd: FileDescriptor
         do {
             fd = try open(path, .read)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         defer { try? close(fd) }
@@ -70,7 +70,7 @@ extension FileSystem {
         let fd: FileDescriptor
         do {
             fd = try open(path, .read)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         defer { try? close(fd) }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // Free functions: inside the type, `stat` and `flock` name its own methods.
@@ -75,7 +75,7 @@ public struct PosixFileSystem: FileSystem {
         var info = Glibc.stat()
         do {
             try Syscall.retrying("stat", path: path) { cStat(path, &info) }
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         return FileStatus(size: Int64(info.st_size), isDirectory: (info.st_mode & S_IFMT) == S_IFDIR)
@@ -92,7 +92,7 @@ public struct PosixFileSystem: FileSystem {
     public func mkdir(_ path: String, mode: UInt32) throws(SystemError) {
         do {
             try Syscall.retrying("mkdir", path: path) { Glibc.mkdir(path, mode_t(mode)) }
-        } catch where error.code == .alreadyExists {
+        } catch  where error.code == .alreadyExists {
             return
         }
     }

@@ -3,7 +3,7 @@ import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs `body(i)` on `count` threads at once and waits for all.

@@ -1,11 +1,11 @@
 import LedgerSystem
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @testable import LedgerLog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The data directory: one writer, readers alongside, evidence and derived files.
 @Suite struct DirectoryTests {
