@@ -35,6 +35,12 @@ final class ConditionLock: @unchecked Sendable {
     /// Releases the lock, sleeps until signalled, and takes the lock again. Callers re-check their condition.
     func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// Like ``wait()``, but gives up at `deadline` (CLOCK_REALTIME); returns false on timeout.
+    func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+    }
+
     /// Wakes every waiter.
     func broadcast() { pthread_cond_broadcast(condition) }
 

@@ -125,6 +125,7 @@ public final class EventLog: @unchecked Sendable {
             if state.closed { return [] }
             if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }
             state.closed = true
+            lock.broadcast()  // wake long-pollers
             return state.segments
         }
         for segment in segments { try? fileSystem.close(segment.fd) }
