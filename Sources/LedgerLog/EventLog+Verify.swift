@@ -1,6 +1,12 @@
 import LedgerCrypto
 import LedgerSystem
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// What `verify` found.
 public struct VerifyReport: Sendable, Hashable {
     /// How many valid records precede the first problem (all of them when there is none).
@@ -48,12 +54,22 @@ extension EventLog {
         let layout = DataDirectory(root: directory)
         let meta = try Meta.read(fileSystem, layout)
         var pinned: [UInt8]?
-        let walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
-            view in
-            if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
-            if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+        var walk: LogWalk
+        var attempt = 0
+        while true {
+            walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
+                view in
+                if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
+                if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+            }
+            walk.closeAll(fileSystem)
+            // A live writer may have been mid-write: if the segment with the "torn" tail has grown since, look again.
+            guard attempt < 3, walk.problem?.isTail == true, let tail = walk.tail else { break }
+            let name = walk.segments[tail.segment].name
+            guard let now = try? fileSystem.stat(layout.segment(name)), now.size != walk.tailFileSize else { break }
+            attempt += 1
+            usleep(20_000)
         }
-        walk.closeAll(fileSystem)
         let environment = meta?.environment ?? walk.environment
         let headHash =
             walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash

@@ -149,3 +149,32 @@ import Testing
         #expect(reader.readDerived("missing.snap") == nil)
     }
 }
+
+@Suite struct LiveReaderTests {
+    @Test func verifyAndReadersSeeOnlyWholeRecordsWhileAWriterAppends() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data, options: LogOptions(segmentSize: 64 * 1024))
+        _ = try log.append(entry(0))
+        let problems = ResultBox()
+        let data = temp.data
+        runThreads(2) { thread in
+            if thread == 0 {
+                for n in 1...600 { _ = try? log.append([entry(n, payloadSize: 300)]) }
+            } else {
+                for _ in 0..<15 {
+                    let report = try? EventLog.verify(at: data)
+                    problems.add(report?.ok == true ? 0 : 1)
+                    if let reader = try? EventLog.openReader(at: data) {
+                        var count: UInt64 = 0
+                        try? reader.forEach { _ in count += 1 }
+                        problems.add(count == reader.head.seq ? 0 : 1)
+                        reader.close()
+                    }
+                }
+            }
+        }
+        log.close()
+        #expect(problems.values.allSatisfy { $0 == 0 })
+        #expect(try EventLog.verify(at: temp.data).headSeq == 601)
+    }
+}
