@@ -59,7 +59,7 @@ let package = Package(
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
-            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "CSQLite"]),
+            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite"]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
