@@ -42,6 +42,11 @@ public final class EventLog: @unchecked Sendable {
         /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
         var dirtyTail: (segment: Int, size: Int64)?
         var indexedSeq: UInt64 = 0
+        /// False for a reader until its first index query loads or builds the indexes.
+        var indexesReady = true
+
+        /// The chain's starting hash for this directory's environment (empty when it is not known yet).
+        var headHashAtGenesis: [UInt8] { environment.map { LogFormat.genesis(environment: $0) } ?? [] }
     }
 
     init(

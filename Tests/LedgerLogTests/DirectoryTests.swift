@@ -178,3 +178,35 @@ import Testing
         #expect(try EventLog.verify(at: temp.data).headSeq == 601)
     }
 }
+
+@Suite struct ReaderIndexTests {
+    @Test(arguments: ["intact", "missing", "stale"])
+    func aReaderAnswersIndexQueriesWhateverTheIndexFiles(_ files: String) throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        try appendEach(log, 1...30)
+        log.close()  // writes index files covering 30
+        let reopened = try openWriter(temp.data)
+        try appendEach(reopened, 31...45)
+        let expected = reopened.seqs(forSubjectKey: "user:3")
+        reopened.close()
+        switch files {
+        case "missing": removeTree(temp.data + "/index")
+        case "stale":
+            // Index files from another history: they must be ignored.
+            let other = TempDirectory()
+            let log = try openWriter(other.data)
+            try appendEach(log, 101...145)
+            log.close()
+            removeTree(temp.data + "/index")
+            try PosixFileSystem().rename(other.data + "/index", to: temp.data + "/index")
+        default: break
+        }
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        #expect(reader.seqs(forSubjectKey: "user:3") == expected)
+        #expect(expected.last == 45)
+        #expect(reader.seq(forIdempotencyKey: "notification-40") == 40)
+        #expect(reader.seq(forIdempotencyKey: "notification-140") == nil)
+    }
+}
