@@ -27,8 +27,10 @@ let package = Package(
         .target(name: "LedgerSystem"),
         // Digests, ECDSA and X.509 over libcrypto.
         .target(name: "LedgerCrypto", dependencies: ["CCrypto"]),
+        // CRC-32C with the CPU's crc32 instruction (LedgerLog falls back to Swift without it).
+        .target(name: "CCRC32C"),
         // The append-only, checksummed, hash-chained log.
-        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto"]),
+        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto", "CCRC32C"]),
         // The App Store boundary: JWS verification, models, mapping to ledger records.
         .target(
             name: "LedgerAppStore",
@@ -71,7 +73,7 @@ let package = Package(
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
-            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "CSQLite"]),
+            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite"]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),

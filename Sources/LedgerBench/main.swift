@@ -5,7 +5,7 @@
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let options: BenchOptions

@@ -3,9 +3,9 @@ import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Distinguishes temporary evidence files written concurrently by one process.

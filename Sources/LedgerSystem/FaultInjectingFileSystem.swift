@@ -1,9 +1,9 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A fault that ``FaultInjectingFileSystem`` produces on chosen calls.
@@ -207,6 +207,10 @@ public final class FaultInjectingFileSystem: FileSystem {
 
     public func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError) {
         try base.flock(fd, exclusive: exclusive, wait: wait)
+    }
+
+    public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
+        base.startWriteback(fd, offset: offset, count: count)
     }
 
     public func fsyncDirectory(_ path: String) throws(SystemError) {
