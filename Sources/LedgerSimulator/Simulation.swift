@@ -35,6 +35,13 @@ public struct Simulation: Sendable {
         return out
     }
 
+    /// The request bodies in delivery order (what the webhook receives, retries included), for feeding an
+    /// ingest pipeline without a file.
+    public func deliveredBodies(signedWith signer: some PayloadSigner) throws(SimulationError) -> [[UInt8]] {
+        let bodies = try signedBodies(with: signer)
+        return deliveries.map { bodies[$0.notification] }
+    }
+
     /// Each notification's request body, signed, indexed like ``notifications``.
     public func signedBodies(with signer: some PayloadSigner) throws(SimulationError) -> [[UInt8]] {
         try ParallelMap.map(notifications) { (notification) throws(SimulationError) in

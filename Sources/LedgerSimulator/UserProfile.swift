@@ -7,6 +7,7 @@ public enum UserProfile: String, Sendable, Hashable, CaseIterable {
     /// A subscriber whose purchases carry no appAccountToken: known to the ledger only by original
     /// transaction id until an operator links it.
     case orphan
-    /// Has access through Family Sharing (`FAMILY_SHARED`); the organiser may revoke it.
+    /// Has access through Family Sharing (`FAMILY_SHARED`); the organiser may revoke it (`REVOKE`). The
+    /// member's transactions carry the member's own appAccountToken, so the ledger can attribute them.
     case familyMember
 }
