@@ -67,7 +67,7 @@ let package = Package(
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
-            dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON"]),
+            dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem"]),
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
@@ -85,6 +85,9 @@ let package = Package(
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
         .testTarget(
+            name: "LedgerEndToEndTests",
+            dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog"]),
+        .testTarget(
             name: "LedgerSimulatorTests",
             dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
         .testTarget(
@@ -92,6 +95,6 @@ let package = Package(
             dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
         .testTarget(
             name: "LedgerCLITests",
-            dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator"]),
+            dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),
     ]
 )

@@ -114,7 +114,7 @@ public final class IngestPipeline: Sendable {
         for (index, item) in prepared.enumerated() {
             switch item {
             case .record(let record, let evidence):
-                if let seq = ledger.log.seq(forIdempotencyKey: record.idempotencyKey) {
+                if let seq = try ledger.seq(forIdempotencyKey: record.idempotencyKey) {
                     results[index] = .duplicate(seq: seq)
                 } else {
                     items.append((record, evidence))

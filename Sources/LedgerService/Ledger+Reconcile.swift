@@ -90,7 +90,7 @@ extension Ledger {
             if let otid = candidate.record.subject.originalTransactionId, learned.insert(otid).inserted {
                 for entry in try entries(for: .originalTransaction(otid)) { known.learn(entry.record) }
             }
-            if log.seq(forIdempotencyKey: candidate.record.idempotencyKey) == nil, known.adds(candidate.record) {
+            if try seq(forIdempotencyKey: candidate.record.idempotencyKey) == nil, known.adds(candidate.record) {
                 news.append(candidate)
                 known.learn(candidate.record)
             } else {

@@ -8,15 +8,15 @@ import LedgerSystem
 ///
 /// Thread-safe: the log serialises appends (group commit) and reads are independent.
 public final class Ledger: Sendable {
-    /// The underlying log.
-    public let log: EventLog
+    /// The underlying store: the file log, or another ``RecordStore``.
+    public let log: any RecordStore
     /// The product catalog the fold uses.
     public let catalog: Catalog
     /// The fold.
     public let fold: EntitlementFold
 
-    /// Wraps an open log.
-    public init(log: EventLog, catalog: Catalog = .visla) {
+    /// Wraps an open store.
+    public init(log: any RecordStore, catalog: Catalog = .visla) {
         self.log = log
         self.catalog = catalog
         self.fold = EntitlementFold(catalog: catalog)
@@ -71,6 +71,15 @@ public final class Ledger: Sendable {
         }
     }
 
+    /// The seq of the record with this idempotency key, if the ledger holds it.
+    public func seq(forIdempotencyKey key: String) throws(ServiceError) -> UInt64? {
+        do {
+            return try log.seq(forIdempotencyKey: key)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
     /// The entry at `seq`, decoded.
     public func entry(seq: UInt64) throws(ServiceError) -> LedgerEntry {
         do {
@@ -102,7 +111,13 @@ public final class Ledger: Sendable {
         var entries: [LedgerEntry] = []
         var subscriptions: [String] = []
         func collect(_ key: String) throws(ServiceError) {
-            for seq in log.seqs(forSubjectKey: key) where seen.insert(seq).inserted {
+            let seqs: [UInt64]
+            do {
+                seqs = try log.seqs(forSubjectKey: key)
+            } catch {
+                throw ServiceError(error)
+            }
+            for seq in seqs where seen.insert(seq).inserted {
                 let entry = try entry(seq: seq)
                 entries.append(entry)
                 if let otid = entry.record.subject.originalTransactionId { subscriptions.append(otid) }

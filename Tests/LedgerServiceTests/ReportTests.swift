@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerJSON
 import LedgerService
+import LedgerTesting
 import Testing
 
 /// A hand-built population with report figures computed by hand.

@@ -3,7 +3,7 @@ import LedgerTesting
 
 // Billing problems, refunds, revocations and extensions.
 extension Lifecycle {
-    static let graceExpired: Lifecycle = {
+    public static let graceExpired: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, g = e1.plus(days: 16), x = e1.plus(days: 60)
         let records = [
@@ -23,7 +23,27 @@ extension Lifecycle {
             ])
     }()
 
-    static let graceRecovered: Lifecycle = {
+    /// Apple signs DID_FAIL_TO_RENEW moments after the period ends; the grace period still runs from the end.
+    public static let graceAnnouncedLate: Lifecycle = {
+        var s = script()
+        let e1 = Fixture.e1, g = e1.plus(days: 16), signed = e1.plus(ms: 34_000)
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.setAutoRenew(true, at: Fixture.p.plus(days: 20)),
+            s.failToRenew(graceUntil: g, at: signed),
+        ]
+        return Lifecycle(
+            name: "grace announced after the lapse", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: e1.plus(ms: -1), status: .active, deviceLimit: 3),
+                Check(at: e1, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: signed.plus(ms: -1), status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: signed, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: e1, knownAt: signed.plus(ms: -1), status: .expired, deviceLimit: 0),
+                Check(at: g, status: .billingRetry, deviceLimit: 0),
+            ])
+    }()
+
+    public static let graceRecovered: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, g = e1.plus(days: 16), r = e1.plus(days: 3)
         let records = [
@@ -35,12 +55,13 @@ extension Lifecycle {
                 Check(at: e1, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
                 Check(at: r.plus(ms: -1), status: .gracePeriod, deviceLimit: 3),
                 Check(
-                    at: r, status: .active, deviceLimit: 3, expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
+                    at: r, status: .active, deviceLimit: 3,
+                    expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
                     since: .equals(r), grace: .absent),
             ])
     }()
 
-    static let billingRetry: Lifecycle = {
+    public static let billingRetry: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, r = e1.plus(days: 10)
         let records = [
@@ -56,7 +77,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let refundCurrent: Lifecycle = {
+    public static let refundCurrent: Lifecycle = {
         var s = script()
         let f = Fixture.p.plus(days: 5)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.refund(at: f)]
@@ -71,7 +92,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let refundPastRenewal: Lifecycle = {
+    public static let refundPastRenewal: Lifecycle = {
         var s = script()
         let f = Fixture.e1.plus(days: 5)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.renew(), s.refund("1000000001", at: f)]
@@ -79,12 +100,13 @@ extension Lifecycle {
             name: "refund of a past renewal leaves the current period", query: user, entries: Fixture.log(records),
             checks: [
                 Check(at: Fixture.p.plus(days: 1), status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e1)),
-                Check(at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
+                Check(
+                    at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
                 Check(at: Fixture.e2.plus(ms: -1), status: .active, deviceLimit: 3),
             ])
     }()
 
-    static let refundReversed: Lifecycle = {
+    public static let refundReversed: Lifecycle = {
         var s = script()
         let f = Fixture.p.plus(days: 5), v = Fixture.p.plus(days: 15)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.refund(at: f), s.reverseRefund(at: v)]
@@ -99,7 +121,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let familyRevoke: Lifecycle = {
+    public static let familyRevoke: Lifecycle = {
         var s = SubscriptionScript(originalTransactionId: "1000000001", userId: 42, ownershipType: "FAMILY_SHARED")
         let v = Fixture.p.plus(days: 7)
         let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.familyRevoke(at: v)]
@@ -112,10 +134,12 @@ extension Lifecycle {
             ])
     }()
 
-    static let renewalExtended: Lifecycle = {
+    public static let renewalExtended: Lifecycle = {
         var s = script()
         let extended = Fixture.e1.plus(days: 10)
-        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20))]
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20)),
+        ]
         return Lifecycle(
             name: "renewal extended", query: user, entries: Fixture.log(records),
             checks: [

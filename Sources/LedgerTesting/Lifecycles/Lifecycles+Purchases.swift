@@ -3,13 +3,13 @@ import LedgerTesting
 
 // Purchases, renewals and plan changes, as Apple sends them.
 extension Lifecycle {
-    static let user = SubjectQuery.user(42)
+    public static let user = SubjectQuery.user(42)
 
-    static func script(_ otid: String = "1000000001", user: Int64? = 42) -> SubscriptionScript {
+    public static func script(_ otid: String = "1000000001", user: Int64? = 42) -> SubscriptionScript {
         SubscriptionScript(originalTransactionId: otid, userId: user)
     }
 
-    static let purchase: Lifecycle = {
+    public static let purchase: Lifecycle = {
         var s = script()
         let p = Fixture.p, e1 = Fixture.e1
         let records = [
@@ -31,7 +31,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let renewals: Lifecycle = {
+    public static let renewals: Lifecycle = {
         var s = script()
         let p = Fixture.p, e1 = Fixture.e1, e2 = Fixture.e2, e3 = Fixture.e3
         // Real deliveries: a renewal can be signed before its purchaseDate (reference 1.7).
@@ -46,7 +46,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let upgrade: Lifecycle = {
+    public static let upgrade: Lifecycle = {
         var s = script()
         let p = Fixture.p, u = p.plus(days: 10)
         let upgradeEnd = RecordBuilders.instant("2026-02-20T12:00:00Z")
@@ -67,7 +67,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let downgrade: Lifecycle = {
+    public static let downgrade: Lifecycle = {
         var s = script()
         let p = Fixture.p, d = p.plus(days: 5), e1 = Fixture.e1
         let records = [
@@ -87,7 +87,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let downgradeCancelled: Lifecycle = {
+    public static let downgradeCancelled: Lifecycle = {
         var s = script()
         let p = Fixture.p, d = p.plus(days: 5), c = p.plus(days: 8)
         let records = [
@@ -104,7 +104,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let crossgrade: Lifecycle = {
+    public static let crossgrade: Lifecycle = {
         var s = script()
         let p = Fixture.p, d = p.plus(days: 5)
         // A crossgrade to another duration arrives as DOWNGRADE and takes effect at the next renewal.
@@ -122,7 +122,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let autoRenewOff: Lifecycle = {
+    public static let autoRenewOff: Lifecycle = {
         var s = script()
         let p = Fixture.p, a = p.plus(days: 3), e1 = Fixture.e1
         let records = [s.subscribe(Fixture.monthly(3), at: p), s.setAutoRenew(false, at: a), s.expire(at: e1)]
@@ -136,7 +136,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let resubscribe: Lifecycle = {
+    public static let resubscribe: Lifecycle = {
         var s = script()
         let p = Fixture.p, e1 = Fixture.e1, r = e1.plus(days: 20)
         let records = [
@@ -154,7 +154,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let twoSubscriptions: Lifecycle = {
+    public static let twoSubscriptions: Lifecycle = {
         var a = script("1000000001")
         var b = script("2000000001")
         let p = Fixture.p
@@ -167,11 +167,13 @@ extension Lifecycle {
                 Check(
                     at: Fixture.e1, status: .active, deviceLimit: 2, subscription: "1000000001",
                     product: Fixture.monthly(3), subscriptions: 2),
-                Check(at: Fixture.e1, status: .active, deviceLimit: 2, subscription: "2000000001", product: Fixture.annual(2)),
+                Check(
+                    at: Fixture.e1, status: .active, deviceLimit: 2, subscription: "2000000001",
+                    product: Fixture.annual(2)),
             ])
     }()
 
-    static let unknownProduct: Lifecycle = {
+    public static let unknownProduct: Lifecycle = {
         var s = script()
         let p = Fixture.p
         let records = [s.subscribe("com.visla.gps.weekly_9", at: p, expiresAfterDays: 7)]

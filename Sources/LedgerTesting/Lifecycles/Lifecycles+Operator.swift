@@ -3,7 +3,7 @@ import LedgerTesting
 
 // Orphans, links and operator corrections.
 extension Lifecycle {
-    static let orphanThenLink: Lifecycle = {
+    public static let orphanThenLink: Lifecycle = {
         var s = script("3000000001", user: nil)
         let p = Fixture.p, l = p.plus(days: 2)
         var log = EntryLog()
@@ -14,20 +14,25 @@ extension Lifecycle {
             name: "orphan then link", query: .user(7), entries: log.entries,
             checks: [
                 Check(at: p.plus(days: 1), knownAt: p.plus(days: 1), status: .none, deviceLimit: 0, subscriptions: 0),
-                Check(at: p.plus(days: 1), knownAt: p.plus(days: 1), query: otid, status: .active, deviceLimit: 4, userId: .absent),
+                Check(
+                    at: p.plus(days: 1), knownAt: p.plus(days: 1), query: otid, status: .active, deviceLimit: 4,
+                    userId: .absent),
                 Check(at: p.plus(days: 1), knownAt: l, status: .active, deviceLimit: 4, userId: .equals(7)),
                 Check(at: p.plus(days: 1), status: .active, deviceLimit: 4, product: Fixture.monthly(4)),
                 Check(at: p.plus(days: 3), query: otid, status: .active, deviceLimit: 4, userId: .equals(7)),
-                Check(at: p.plus(days: 3), query: .account("00000007-0000-0000-0000-000000000000"), status: .active, deviceLimit: 4),
+                Check(
+                    at: p.plus(days: 3), query: .account("00000007-0000-0000-0000-000000000000"), status: .active,
+                    deviceLimit: 4),
                 Check(at: p.plus(days: 3), query: .user(8), status: .none, deviceLimit: 0),
             ])
     }()
 
-    static let correctionGrant: Lifecycle = {
+    public static let correctionGrant: Lifecycle = {
         let g1 = RecordBuilders.instant("2026-03-01T00:00:00Z"), g2 = RecordBuilders.instant("2026-04-01T00:00:00Z")
         var log = EntryLog()
         log.append(
-            RecordBuilders.grant(Subject(userId: 42), productId: Fixture.annual(10), from: g1, until: g2, key: "grant-1"),
+            RecordBuilders.grant(
+                Subject(userId: 42), productId: Fixture.annual(10), from: g1, until: g2, key: "grant-1"),
             recordedAt: g1.plus(days: -1))
         return Lifecycle(
             name: "correction: grant", query: user, entries: log.entries,
@@ -42,7 +47,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionRevoke: Lifecycle = {
+    public static let correctionRevoke: Lifecycle = {
         var s = script()
         let x = Fixture.p.plus(days: 10)
         var log = EntryLog()
@@ -59,12 +64,13 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionGrantRevoked: Lifecycle = {
+    public static let correctionGrantRevoked: Lifecycle = {
         let g1 = RecordBuilders.instant("2026-03-01T00:00:00Z"), g2 = RecordBuilders.instant("2026-04-01T00:00:00Z")
         let x = g1.plus(days: 5)
         var log = EntryLog()
         log.append(
-            RecordBuilders.grant(Subject(userId: 42), productId: Fixture.monthly(5), from: g1, until: g2, key: "grant-2"),
+            RecordBuilders.grant(
+                Subject(userId: 42), productId: Fixture.monthly(5), from: g1, until: g2, key: "grant-2"),
             recordedAt: g1)
         log.append(RecordBuilders.revoke(Subject(userId: 42), from: x, key: "revoke-2"), recordedAt: x)
         return Lifecycle(
@@ -75,7 +81,7 @@ extension Lifecycle {
             ])
     }()
 
-    static let correctionOnSubscription: Lifecycle = {
+    public static let correctionOnSubscription: Lifecycle = {
         var s = script("3000000002", user: nil)
         let p = Fixture.p, x = p.plus(days: 4)
         var log = EntryLog()
@@ -84,7 +90,9 @@ extension Lifecycle {
             RecordBuilders.grant(
                 Subject(originalTransactionId: "3000000002"), productId: Fixture.monthly(1), from: p,
                 until: p.plus(days: 30), key: "grant-3"), recordedAt: p)
-        log.append(RecordBuilders.revoke(Subject(originalTransactionId: "3000000002"), from: x, key: "revoke-3"), recordedAt: x)
+        log.append(
+            RecordBuilders.revoke(Subject(originalTransactionId: "3000000002"), from: x, key: "revoke-3"), recordedAt: x
+        )
         return Lifecycle(
             name: "correction addressed to a subscription", query: .originalTransaction("3000000002"),
             entries: log.entries,
@@ -95,9 +103,9 @@ extension Lifecycle {
     }()
 
     /// Every lifecycle, for the table-driven and property tests.
-    static let all: [Lifecycle] = [
+    public static let all: [Lifecycle] = [
         purchase, renewals, upgrade, downgrade, downgradeCancelled, crossgrade, autoRenewOff, resubscribe,
-        twoSubscriptions, unknownProduct, graceExpired, graceRecovered, billingRetry, refundCurrent,
+        twoSubscriptions, unknownProduct, graceExpired, graceAnnouncedLate, graceRecovered, billingRetry, refundCurrent,
         refundPastRenewal, refundReversed, familyRevoke, renewalExtended, orphanThenLink, correctionGrant,
         correctionRevoke, correctionGrantRevoked, correctionOnSubscription,
     ]

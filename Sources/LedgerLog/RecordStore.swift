@@ -1,0 +1,51 @@
+/// The storage seam: what the ledger needs from wherever its records live. The file log
+/// (``EventLog``) is the embedded default; another engine (PostgreSQL) implements the same contract.
+///
+/// The contract, which a conformance suite checks for every store:
+/// - records get a gap-free sequence number starting at 1, in append order, and a chain hash
+///   SHA-256(previous hash ‖ record) from the environment's genesis hash;
+/// - an append is all-or-nothing and durable on return; an entry whose idempotency key is already stored
+///   (or earlier in the same call) is reported as a duplicate and not stored again;
+/// - the store is bound to one environment at its first append;
+/// - evidence is content-addressed by SHA-256 and durable before the records that reference it.
+public protocol RecordStore: AnyObject, Sendable {
+    /// The last record's seq (0 when empty) and its chain hash.
+    var head: (seq: UInt64, hash: [UInt8]) { get }
+    /// The last record's recorded time (ms since the epoch; 0 when empty).
+    var headTime: Int64 { get }
+    /// The environment the store is bound to, once anything was appended.
+    var environment: String? { get }
+    /// Where the store lives, for messages (a directory or a connection string without its password).
+    var path: String { get }
+    /// Whether this handle may append.
+    var isWriter: Bool { get }
+    /// What recovery did on open (a cut torn tail), if anything.
+    var recovery: RecoveryReport? { get }
+    /// The number of distinct subject keys indexed.
+    var subjectCount: Int { get }
+
+    /// Appends entries durably; see the contract above.
+    func append(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome]
+    /// The record at `seq`.
+    func record(seq: UInt64) throws(LogError) -> LogRecord
+    /// Every record from `seq` on, in order.
+    func forEach(from seq: UInt64, _ body: (LogRecord) throws -> Void) throws
+    /// The seqs of the records indexed under a subject key, ascending.
+    func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
+    /// The seq of the record with this idempotency key, if stored.
+    func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
+    /// Stores evidence payloads; returns their SHA-256 digests.
+    func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]]
+    /// The evidence with this SHA-256, if stored.
+    func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]?
+    /// Keeps a derived file (a projection snapshot) tagged with the log position it covers.
+    func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8]) throws(LogError)
+    /// A derived file, when present, intact and matching the current head.
+    func readDerived(_ name: String) -> DerivedFile.Snapshot?
+    /// Rebuilds the indexes from the records.
+    func rebuildIndexes(progress: ((UInt64) -> Void)?) throws(LogError)
+    /// Releases the store (and the writer lock).
+    func close()
+}
+
+extension EventLog: RecordStore {}

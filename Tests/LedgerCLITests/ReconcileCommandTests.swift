@@ -1,0 +1,80 @@
+import LedgerJSON
+import LedgerTesting
+import Testing
+
+/// `ledger reconcile`: App Store Server API pages and legacy receipts, appending only what the log lacks.
+@Suite struct ReconcileCommandTests {
+    let workspace = Workspace()
+
+    func historyPage(_ transactionIds: [String]) throws -> String {
+        let signed = try transactionIds.map { id in
+            try workspace.pki.sign(TestPKI.Payloads.transaction(transactionId: id))
+        }
+        return JSONValue.object([
+            "signedTransactions": .array(signed.map(JSONValue.string)), "revision": "r1", "hasMore": false,
+            "bundleId": .string(TestPKI.bundleId), "environment": "Sandbox",
+        ]).serialized()
+    }
+
+    @Test func transactionHistoryAppendsOnlyWhatTheLogLacks() throws {
+        let page = workspace.file("history.json", [try historyPage(["2000000000000002", "2000000000000003"])])
+        let first = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page])
+        #expect(first.code == 0, "\(first.err)")
+        #expect(first.json == .object(["appended": 2, "alreadyKnown": 0, "rejected": 0]))
+        let again = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page])
+        #expect(again.json == .object(["appended": 0, "alreadyKnown": 2, "rejected": 0]))
+        // The same transaction re-signed later (Apple signs every API response anew) is no news either.
+        let resigned = try workspace.pki.sign(
+            TestPKI.Payloads.transaction(transactionId: "2000000000000002", signedDate: TestPKI.Payloads.signedDate + 5_000))
+        let page2 = workspace.file(
+            "history2.json",
+            [JSONValue.object(["signedTransactions": [.string(resigned)], "environment": "Sandbox"]).serialized()])
+        let third = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page2])
+        #expect(third.json == .object(["appended": 0, "alreadyKnown": 1, "rejected": 0]))
+        let state = ledger(["state", "--data", workspace.data, "--user", "42", "--at", "2026-03-02T00:00:00Z", "--json"])
+        #expect(state.json?["deviceLimit"] == 3)
+    }
+
+    @Test func aForgedTransactionIsRejectedAndQuarantined() throws {
+        let stranger = try TestPKI()
+        let forged = try stranger.sign(TestPKI.Payloads.transaction(transactionId: "2000000000000009"))
+        let page = workspace.file(
+            "forged.json", [JSONValue.object(["signedTransactions": [.string(forged)], "environment": "Sandbox"]).serialized()])
+        let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page])
+        #expect(result.code == 1)
+        #expect(result.json == .object(["appended": 0, "alreadyKnown": 0, "rejected": 1]))
+        #expect(ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.first?["status"] == "VERIFICATION_FAILURE")
+    }
+
+    @Test func legacyReceiptsImportAsUnsignedFactsIncluding21006() throws {
+        let receipt = """
+            {"status":21006,"environment":"Sandbox","receipt":{"request_date_ms":"1772323200000"},
+             "latest_receipt_info":[{"quantity":"1","product_id":"com.visla.gps.monthly_2",
+               "transaction_id":"1000000000000777","original_transaction_id":"1000000000000777",
+               "purchase_date_ms":"1769904000000","expires_date_ms":"1772323200000",
+               "app_account_token":"00000063-0000-0000-0000-000000000000"}]}
+            """
+        let file = workspace.file("receipt.json", [receipt.replacingOccurrences(of: "\n", with: "")])
+        let first = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])
+        #expect(first.code == 0, "\(first.err)")
+        #expect(first.json?["appended"] == 1)
+        #expect(ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file]).json?["appended"] == 0)
+        let history = ledger(["history", "--data", workspace.data, "--user", "99", "--json"])
+        #expect(history.json?.array?.first?["source"] == "legacyReceipt")
+        let state = ledger(["state", "--data", workspace.data, "--user", "99", "--at", "2026-02-15T00:00:00Z", "--json"])
+        #expect(state.json?["deviceLimit"] == 2)
+    }
+
+    @Test func aSandboxReceiptSentToProductionIsRefused() {
+        let file = workspace.file("r.json", [#"{"status":21007}"#])
+        let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])
+        #expect(result.code == 1)
+        #expect(result.err.contains("21007"))
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
