@@ -30,36 +30,3 @@ struct ModelTransaction: Sendable {
 
     var devices: Int { product.devices }
 }
-
-/// A billing failure at the end of a period: grace, retry, and how it ended.
-struct Lapse: Sendable {
-    /// The expiry that failed to renew.
-    var from: Instant
-    /// End (exclusive) of the billing grace period, when there was one.
-    var graceUntil: Instant?
-    /// End (exclusive) of billing retry: the recovery, or the expiry of the retry period.
-    var retryUntil: Instant
-    /// When the charge finally succeeded, if it did within the simulation.
-    var recoveredAt: Instant?
-    /// Whether the recovery happened inside the grace period (the renewal then keeps its date).
-    var recoveredInGrace = false
-}
-
-/// What the truth says about one subscription at an instant.
-struct SubscriptionReading: Sendable {
-    /// Devices the subscription grants at the instant (0 unless active or in grace).
-    var devices: Int
-    /// The status; two when both readings are defensible (e.g. `refunded` or `expired` after a refunded
-    /// period's end), one otherwise.
-    var statuses: [EntitlementStatus]
-
-    /// A reading, or why there is none.
-    enum Result: Sendable {
-        /// The subscription does not exist yet.
-        case absent
-        /// The device count depends on which version of a fact one reads.
-        case uncertain
-        /// The truth.
-        case known(SubscriptionReading)
-    }
-}

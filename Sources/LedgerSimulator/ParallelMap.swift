@@ -13,7 +13,7 @@ enum ParallelMap {
         _ elements: [Element], _ transform: @Sendable (Element) throws(Failure) -> Output
     ) throws(Failure) -> [Output] {
         let count = elements.count
-        let workers = min(max(1, System.activeProcessorCount), max(1, count / 64))
+        let workers = min(processorCount, max(1, count / 64))
         if workers <= 1 {
             var outputs: [Output] = []
             outputs.reserveCapacity(count)
@@ -47,12 +47,9 @@ enum ParallelMap {
         }
         return outputs
     }
-}
 
-/// The machine's processors.
-enum System {
     /// Online processors (at least 1).
-    static var activeProcessorCount: Int {
+    static var processorCount: Int {
         #if canImport(Glibc)
             return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         #else

@@ -68,5 +68,6 @@ public struct SandboxRate: Hashable, Sendable, CustomStringConvertible {
         return product / month
     }
 
+    /// The short spelling, e.g. `5m`.
     public var description: String { shortName }
 }

@@ -35,6 +35,13 @@ public struct Simulation: Sendable {
         return out
     }
 
+    /// The request bodies in delivery order (what the webhook receives, retries included), for feeding an
+    /// ingest pipeline without a file.
+    public func deliveredBodies(signedWith signer: some PayloadSigner) throws(SimulationError) -> [[UInt8]] {
+        let bodies = try signedBodies(with: signer)
+        return deliveries.map { bodies[$0.notification] }
+    }
+
     /// Each notification's request body, signed, indexed like ``notifications``.
     public func signedBodies(with signer: some PayloadSigner) throws(SimulationError) -> [[UInt8]] {
         try ParallelMap.map(notifications) { (notification) throws(SimulationError) in
@@ -49,22 +56,5 @@ public struct Simulation: Sendable {
             counts[notification.subtype.map { "\(notification.type)/\($0)" } ?? notification.type, default: 0] += 1
         }
         return counts
-    }
-}
-
-/// One delivery of a notification to the webhook.
-public struct Delivery: Sendable, Hashable {
-    /// Index into ``Simulation/notifications``.
-    public var notification: Int
-    /// When it arrives.
-    public var deliveredAt: Instant
-    /// 1 for the first delivery, 2 and 3 for Apple's retries.
-    public var attempt: Int
-
-    /// Creates a delivery.
-    public init(notification: Int, deliveredAt: Instant, attempt: Int) {
-        self.notification = notification
-        self.deliveredAt = deliveredAt
-        self.attempt = attempt
     }
 }

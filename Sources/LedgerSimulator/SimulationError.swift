@@ -6,6 +6,7 @@ public struct SimulationError: Error, Hashable, Sendable, CustomStringConvertibl
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let raw: String
         private init(_ raw: String) { self.raw = raw }
+        /// The code's name.
         public var description: String { raw }
 
         /// A configuration value is out of range or malformed.
@@ -39,10 +40,13 @@ public struct SimulationError: Error, Hashable, Sendable, CustomStringConvertibl
         self.line = line
     }
 
+    /// The message, with the cause when there is one.
     public var description: String {
         cause.map { "\(message) (\($0))" } ?? message
     }
 
+    /// Errors are equal when their codes are.
     public static func == (lhs: SimulationError, rhs: SimulationError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, as equality compares it only.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -23,6 +23,7 @@ import Testing
         #expect(body["signedPayload"]?.string?.split(separator: ".").count == 3)
     }
     #expect(directory.read("out/trust-root.der") == signer.rootCertificateDER)
+    #expect(try simulation.deliveredBodies(signedWith: signer) == lines)
     let truth = try Truth(json: JSONValue.parse(try #require(directory.read("out/truth.json"))))
     #expect(truth == simulation.truth)
 }
