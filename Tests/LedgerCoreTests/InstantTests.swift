@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerTesting
 import Testing
 
 @Suite("Instants and account tokens")

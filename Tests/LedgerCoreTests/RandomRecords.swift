@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerTesting
 
 /// Random ledger records covering every optional field, Unicode, extreme instants and repeated strings
 /// (which the encoding stores as back-references).
