@@ -26,6 +26,9 @@ public final class PostgresConnection {
                 "cannot connect to PostgreSQL at \(displayURL): \(reason); check that the server runs and the "
                     + "connection string is right")
         }
+        // Notices (e.g. "trigger … does not exist, skipping" while creating the schema) are not errors; libpq
+        // would print them on stderr.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 
