@@ -44,6 +44,13 @@ public struct RepairReport: Sendable, Hashable {
     public var headSeq: UInt64
     /// Its chain hash.
     public var headHash: [UInt8]
+
+    /// Creates a report (for other stores, which have no torn tail to cut).
+    public init(cut: RecoveryReport?, headSeq: UInt64, headHash: [UInt8]) {
+        self.cut = cut
+        self.headSeq = headSeq
+        self.headHash = headHash
+    }
 }
 
 extension EventLog {
