@@ -75,6 +75,10 @@ let package = Package(
         .target(
             name: "LedgerTesting",
             dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem"]),
+        // Signed notifications from the test PKI for end-to-end scripts (Scripts/postgres-two-servers).
+        .executableTarget(
+            name: "LedgerSignedFixtures",
+            dependencies: ["LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerSystem"]),
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
