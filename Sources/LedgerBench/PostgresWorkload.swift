@@ -2,7 +2,7 @@ import LedgerLog
 import LedgerPostgres
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The PostgreSQL rows: the same workload and batches as the file log's rows, against a server named by
@@ -63,7 +63,8 @@ extension BenchRow {
         return [
             BenchRow(id: "pg.append", title: "PostgreSQL: durable append, same batches", unit: "records/s") {
                 context in
-                let store = try PostgresStore.openWriter(url: try PostgresWorkload.freshURL(base), environment: "sandbox")
+                let store = try PostgresStore.openWriter(
+                    url: try PostgresWorkload.freshURL(base), environment: "sandbox")
                 defer { store.close() }
                 let entries = context.workload.entries
                 let batch = context.options.batch
@@ -77,7 +78,8 @@ extension BenchRow {
                 id: "pg.append.concurrent", title: "PostgreSQL: 16 threads, 1 record per call (group commit)",
                 unit: "records/s"
             ) { context in
-                let store = try PostgresStore.openWriter(url: try PostgresWorkload.freshURL(base), environment: "sandbox")
+                let store = try PostgresStore.openWriter(
+                    url: try PostgresWorkload.freshURL(base), environment: "sandbox")
                 defer { store.close() }
                 let entries = Array(context.workload.entries.prefix(max(1_000, context.options.records / 10)))
                 let threads = 16
@@ -106,7 +108,9 @@ extension BenchRow {
                 }
                 return Double(count) / (now() - start)
             },
-            BenchRow(id: "pg.verify", title: "PostgreSQL: verify (read every record, whole hash chain)", unit: "records/s") {
+            BenchRow(
+                id: "pg.verify", title: "PostgreSQL: verify (read every record, whole hash chain)", unit: "records/s"
+            ) {
                 context in
                 let url = try PostgresWorkload.builtURL(base, context)
                 let start = now()

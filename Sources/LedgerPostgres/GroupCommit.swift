@@ -1,9 +1,9 @@
 import LedgerLog
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Group commit for one store handle: callers queue their entries; one of them (the leader) commits everyone's

@@ -104,7 +104,8 @@ public final class PostgresConnection {
         let reason = Self.trimmed(PQresultErrorMessage(result))
         if !isHealthy || state?.hasPrefix("08") == true || state?.hasPrefix("57P") == true {
             throw PostgresError(
-                .connection, "lost the connection to PostgreSQL at \(displayURL): \(reason); check the server, "
+                .connection,
+                "lost the connection to PostgreSQL at \(displayURL): \(reason); check the server, "
                     + "then retry", sqlState: state)
         }
         let statement = sql.count > 80 ? String(sql.prefix(80)) + "…" : sql

@@ -90,7 +90,10 @@ extension PostgresStore {
             }
             try session.execute(
                 "INSERT INTO meta (id, format, environment, genesis) VALUES (1, $1, $2, $3)",
-                [.int32(Int32(PostgresSchema.version)), .text(requested), .bytes(LogFormat.genesis(environment: requested))])
+                [
+                    .int32(Int32(PostgresSchema.version)), .text(requested),
+                    .bytes(LogFormat.genesis(environment: requested)),
+                ])
             environment = requested
         } else {
             environment = result.text(0, 0)
@@ -106,7 +109,8 @@ extension PostgresStore {
             }
         }
         if result.isNull(0, 2) {
-            return PostgresHead(seq: 0, hash: LogFormat.genesis(environment: environment), time: 0, environment: environment)
+            return PostgresHead(
+                seq: 0, hash: LogFormat.genesis(environment: environment), time: 0, environment: environment)
         }
         return PostgresHead(
             seq: UInt64(try Self.integer(result, 0, 2)), hash: result.bytes(0, 3), time: try Self.integer(result, 0, 4),

@@ -11,7 +11,7 @@ import LedgerSystem
 import LedgerTesting
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Prints a line on stderr and exits.

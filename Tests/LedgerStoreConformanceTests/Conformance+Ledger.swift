@@ -69,7 +69,8 @@ extension Conformance {
         #expect(target.log.head.seq == source.log.head.seq)
         #expect(target.log.head.hash == source.log.head.hash)
         let at = RecordBuilders.instant("2026-01-05T00:00:00Z")
-        #expect(try target.state(of: .user(42), at: at, knownAt: nil) == source.state(of: .user(42), at: at, knownAt: nil))
+        #expect(
+            try target.state(of: .user(42), at: at, knownAt: nil) == source.state(of: .user(42), at: at, knownAt: nil))
         #expect(try exportLines(target).map { $0.serialized() } == lines.map { $0.serialized() })
 
         let backDirectory = TemporaryDirectory(prefix: "ledger-conformance-back")

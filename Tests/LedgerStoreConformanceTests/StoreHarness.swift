@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A store under test and what the conformance suite needs to do around it: open handles as new processes
@@ -76,7 +76,8 @@ final class FileHarness: StoreHarness {
         // The payload ends before the 32-byte hash; flip its last byte, then fix the frame's CRC-32C as a careful
         // attacker would, so only the chain can tell.
         let start = Int(record.offset)
-        let bodyLength = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16
+        let bodyLength =
+            Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16
             | Int(bytes[start + 3]) << 24
         let bodyEnd = start + 8 + bodyLength
         bytes[bodyEnd - 33] ^= 0xFF
@@ -159,8 +160,10 @@ final class PostgresHarness: StoreHarness {
             try dying.execute(
                 "INSERT INTO records (seq, recorded_at, idempotency_key, subject_keys, payload, hash) "
                     + "VALUES ($1, 0, $2, $3, $4, $5)",
-                [.int64(seq), .text(entry.idempotencyKey), .textArray(entry.subjectKeys), .bytes(entry.payload),
-                    .bytes([UInt8](repeating: 0, count: 32))])
+                [
+                    .int64(seq), .text(entry.idempotencyKey), .textArray(entry.subjectKeys), .bytes(entry.payload),
+                    .bytes([UInt8](repeating: 0, count: 32)),
+                ])
         }
         let pid = try dying.execute("SELECT pg_backend_pid()").integer(0, 0)
         try sql("SELECT pg_terminate_backend($1::int4)", [.int32(Int32(pid))])
