@@ -72,10 +72,13 @@ extension PostgresStore {
             try session.createTables()
             return try session.transaction { () throws(LogError) -> UInt64 in
                 try session.execute(PostgresSchema.lockStatement)
-                try session.execute("DELETE FROM record_subjects")
+                // Emptied and refilled in bulk, its key built once at the end: far faster than row by row.
+                try session.execute("TRUNCATE record_subjects")
+                try session.execute("ALTER TABLE record_subjects DROP CONSTRAINT IF EXISTS record_subjects_pkey")
                 try session.execute(
                     "INSERT INTO record_subjects (subject_key, seq) "
                         + "SELECT DISTINCT unnest(subject_keys), seq FROM records")
+                try session.execute("ALTER TABLE record_subjects ADD PRIMARY KEY (subject_key, seq)")
                 let result = try session.execute("SELECT coalesce(max(seq), 0) FROM records")
                 return UInt64(try Self.integer(result, 0, 0))
             }

@@ -119,7 +119,7 @@ final class PostgresHarness: StoreHarness {
         var random = SystemRandomNumberGenerator()
         schema = "conformance_" + String(random.next() & 0xFFFF_FFFF_FFFF, radix: 36)
         let separator = base.contains("?") ? "&" : "?"
-        url = base + separator + "options=-csearch_path%3D" + schema
+        url = base + separator + "options=-csearch_path%3D" + schema + "&application_name=" + schema
         let connection = try PostgresConnection(base)
         try connection.run("CREATE SCHEMA \(schema)")
         admin = Mutex(connection)
