@@ -40,6 +40,7 @@ struct PostgresStoreTests {
         let harness = try PostgresHarness()
         let store = try harness.openWriter()
         defer { store.close() }
+        _ = try store.putEvidence(batch: [Array("signed".utf8)])
         _ = try store.append([entry(1)])
         for statement in [
             "UPDATE \(harness.schema).records SET recorded_at = 0", "DELETE FROM \(harness.schema).records",
