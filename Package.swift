@@ -105,7 +105,7 @@ let package = Package(
             name: "LedgerStoreConformanceTests",
             dependencies: [
                 "LedgerPostgres", "LedgerLog", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerSystem",
-                "LedgerCrypto", "LedgerJSON",
+                "LedgerCrypto", "LedgerJSON", "LedgerCLI",
             ]),
     ]
 )

@@ -7,7 +7,10 @@ import Testing
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
     @Test(arguments: [
-        ("postgresql://ledger:s3cret@db1,db2/ledger?sslmode=require", "postgresql://ledger:***@db1,db2/ledger?sslmode=require"),
+        (
+            "postgresql://ledger:s3cret@db1,db2/ledger?sslmode=require",
+            "postgresql://ledger:***@db1,db2/ledger?sslmode=require"
+        ),
         ("postgres://u@h/db?password=s3cret&sslmode=require", "postgres://u@h/db?password=***&sslmode=require"),
         ("host=/tmp dbname=ledger password=s3cret user=u", "host=/tmp dbname=ledger password=*** user=u"),
         ("postgresql://ledger@/ledger?host=/tmp/pg", "postgresql://ledger@/ledger?host=/tmp/pg"),
