@@ -18,6 +18,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
 
         // Pure domain: catalog, records, the entitlement fold. No I/O, no clocks, no Foundation.
         .target(name: "LedgerCore"),
@@ -35,6 +38,10 @@ let package = Package(
         .target(
             name: "LedgerAppStore",
             dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto"]),
+        // The PostgreSQL store: the same RecordStore contract over libpq (README, "PostgreSQL").
+        .target(
+            name: "LedgerPostgres",
+            dependencies: ["CPostgres", "LedgerLog", "LedgerCrypto", "LedgerSystem"]),
         // Wires log, App Store boundary and fold: ingest, projections, queries, reports.
         .target(
             name: "LedgerService",
@@ -61,7 +68,7 @@ let package = Package(
             name: "LedgerCLI",
             dependencies: [
                 "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerService",
-                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI",
+                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI", "LedgerPostgres",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
@@ -70,10 +77,16 @@ let package = Package(
         .target(
             name: "LedgerTesting",
             dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem"]),
+        // Signed notifications from the test PKI for end-to-end scripts (Scripts/postgres-two-servers).
+        .executableTarget(
+            name: "LedgerSignedFixtures",
+            dependencies: ["LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerSystem"]),
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
-            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite"]),
+            dependencies: [
+                "LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite", "LedgerPostgres",
+            ]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
@@ -98,5 +111,11 @@ let package = Package(
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),
+        .testTarget(
+            name: "LedgerStoreConformanceTests",
+            dependencies: [
+                "LedgerPostgres", "LedgerLog", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerSystem",
+                "LedgerCrypto", "LedgerJSON", "LedgerCLI",
+            ]),
     ]
 )

@@ -26,6 +26,20 @@ public struct VerifyReport: Sendable, Hashable {
 
     /// Whether every checksum, seq, time and chain hash is right (and the head is the expected one).
     public var ok: Bool { problem == nil }
+
+    /// Creates a report (for other stores' checks of the same contract).
+    public init(
+        records: UInt64, headSeq: UInt64, headHash: [UInt8], headTime: Int64, environment: String?, segments: Int,
+        problem: LogProblem?
+    ) {
+        self.records = records
+        self.headSeq = headSeq
+        self.headHash = headHash
+        self.headTime = headTime
+        self.environment = environment
+        self.segments = segments
+        self.problem = problem
+    }
 }
 
 /// What `repair` did.
@@ -36,6 +50,13 @@ public struct RepairReport: Sendable, Hashable {
     public var headSeq: UInt64
     /// Its chain hash.
     public var headHash: [UInt8]
+
+    /// Creates a report (for other stores, which have no torn tail to cut).
+    public init(cut: RecoveryReport?, headSeq: UInt64, headHash: [UInt8]) {
+        self.cut = cut
+        self.headSeq = headSeq
+        self.headHash = headHash
+    }
 }
 
 extension EventLog {

@@ -27,7 +27,7 @@ public struct LogEntry: Sendable, Hashable {
     }
 
     /// Throws ``LogError/Code/invalidEntry`` when the entry cannot be stored.
-    func validate() throws(LogError) {
+    public func validate() throws(LogError) {
         let keyLength = idempotencyKey.utf8.count
         guard keyLength > 0, keyLength <= LogFormat.maxKeyLength else {
             throw LogError(
