@@ -1,22 +1,20 @@
 import CCrypto
-import LedgerCrypto
 
 /// ECDSA with a caller-chosen nonce, on libcrypto's group arithmetic: what RFC 6979 signing needs.
 ///
 /// `ECPrivateKey` offers only libcrypto 3.0's randomised signing (deterministic nonces arrived in 3.2), and
 /// deriving k·G through a key round trip costs milliseconds in 3.0's decoders; `EC_POINT_mul` and `BN_mod_*`
-/// take tens of microseconds. This file is the only one in the target that talks to libcrypto directly;
-/// every object is freed beside its creation.
+/// take tens of microseconds. Every object is freed beside its creation.
 ///
 /// `@unchecked Sendable`: the group is never modified after creation, and libcrypto allows concurrent
 /// point multiplications on a shared constant group (each call brings its own point and numbers).
-final class CurveGroup: @unchecked Sendable {
+public final class CurveGroup: @unchecked Sendable {
     /// The curve.
-    let curve: ECCurve
+    public let curve: ECCurve
     private let group: OpaquePointer
 
     /// Loads the named group of `curve`.
-    init(curve: ECCurve) throws(CryptoError) {
+    public init(curve: ECCurve) throws(CryptoError) {
         let nid = curve == .p256 ? NID_X9_62_prime256v1 : NID_secp384r1
         guard let group = EC_GROUP_new_by_curve_name(nid) else {
             ERR_clear_error()
@@ -31,7 +29,7 @@ final class CurveGroup: @unchecked Sendable {
     /// The ECDSA signature (r, s) of the message scalar `z` with private scalar `d` and nonce `k` (all
     /// big-endian, below the group order): r = x(k·G) mod n, s = k⁻¹·(z + r·d) mod n. Nil when r or s is
     /// zero, which asks for the next nonce.
-    func sign(z: [UInt8], k: [UInt8], d: [UInt8]) throws(CryptoError) -> (r: [UInt8], s: [UInt8])? {
+    public func sign(z: [UInt8], k: [UInt8], d: [UInt8]) throws(CryptoError) -> (r: [UInt8], s: [UInt8])? {
         guard let context = BN_CTX_new() else { throw CryptoError(.libraryFailure, "could not allocate a BN_CTX") }
         defer { BN_CTX_free(context) }
         BN_CTX_start(context)
