@@ -33,7 +33,9 @@ enum AuditCommand {
         } else {
             Terminal.line("audit of \(query): \(findings.count) records, head seq \(ledger.log.head.seq)")
             for finding in findings {
-                Terminal.line("  seq \(finding.seq)  \(finding.kind)  chain \(finding.chainLinkHolds ? "ok" : "BROKEN")  \(describe(finding.evidence))")
+                Terminal.line(
+                    "  seq \(finding.seq)  \(finding.kind)  chain \(finding.chainLinkHolds ? "ok" : "BROKEN")  \(describe(finding.evidence))"
+                )
             }
             Terminal.line(
                 "\(counts.verified) verified against Apple's signature, \(counts.unsigned) unsigned legacy, "

@@ -7,65 +7,65 @@ import LedgerJSON
 /// (`autoRenewable`, default, or `nonRenewing`). `period` is `monthly`, `semiannual`, `annual`, `weekly` or an
 /// ISO 8601 duration (`P1W`, `P3M`, `P1Y`); a non-renewing product's period is the fixed time one purchase buys.
 enum CatalogFile {
-  static let maxBytes = 4 << 20
+    static let maxBytes = 4 << 20
 
-  static func load(path: String) throws(CLIError) -> Catalog {
-    let bytes = try InputFile.read(path, limit: maxBytes)
-    do {
-      return try parse(JSONValue.parse(bytes))
-    } catch let error as CLIError {
-      throw CLIError.failure("catalog \(path): \(error.message)")
-    } catch {
-      throw CLIError.failure("catalog \(path) is not valid JSON: \(error)")
+    static func load(path: String) throws(CLIError) -> Catalog {
+        let bytes = try InputFile.read(path, limit: maxBytes)
+        do {
+            return try parse(JSONValue.parse(bytes))
+        } catch let error as CLIError {
+            throw CLIError.failure("catalog \(path): \(error.message)")
+        } catch {
+            throw CLIError.failure("catalog \(path) is not valid JSON: \(error)")
+        }
     }
-  }
 
-  static func parse(_ json: JSONValue) throws(CLIError) -> Catalog {
-    guard let items = json.array else {
-      throw CLIError.failure("expected a JSON array of products")
+    static func parse(_ json: JSONValue) throws(CLIError) -> Catalog {
+        guard let items = json.array else {
+            throw CLIError.failure("expected a JSON array of products")
+        }
+        var products: [Product] = []
+        for (i, item) in items.enumerated() {
+            guard let id = item["productId"]?.string, !id.isEmpty else {
+                throw CLIError.failure("product \(i + 1) has no productId")
+            }
+            guard let periodName = item["period"]?.string, let period = Period(named: periodName) else {
+                throw CLIError.failure(
+                    "product \(id): period must be monthly, semiannual, annual, weekly or P<n>D/W/M/Y")
+            }
+            guard let devices = item["devices"]?.int64, devices >= 0, devices <= 1000 else {
+                throw CLIError.failure("product \(id): devices must be an integer from 0 to 1000")
+            }
+            let priceText = item["price"]?.string ?? item["price"]?.double.map { "\($0)" }
+            guard let priceText, let milliunits = Money.milliunits(parsing: priceText) else {
+                throw CLIError.failure("product \(id): price must be a decimal string such as \"4.90\"")
+            }
+            let currency = item["currency"]?.string ?? "EUR"
+            let source = item["priceSource"]?.string.flatMap(PriceSource.init(rawValue:)) ?? .declared
+            let kind =
+                try item["kind"]?.string.map { (text: String) throws(CLIError) -> ProductKind in
+                    guard let kind = ProductKind(rawValue: text) else {
+                        throw CLIError.failure("product \(id): kind must be autoRenewable or nonRenewing")
+                    }
+                    return kind
+                } ?? .autoRenewable
+            products.append(
+                Product(
+                    id: id, period: period, devices: Int(devices),
+                    price: Money(milliunits: milliunits, currency: currency),
+                    priceSource: source, kind: kind))
+        }
+        return Catalog(products: products)
     }
-    var products: [Product] = []
-    for (i, item) in items.enumerated() {
-      guard let id = item["productId"]?.string, !id.isEmpty else {
-        throw CLIError.failure("product \(i + 1) has no productId")
-      }
-      guard let periodName = item["period"]?.string, let period = Period(named: periodName) else {
-        throw CLIError.failure(
-          "product \(id): period must be monthly, semiannual, annual, weekly or P<n>D/W/M/Y")
-      }
-      guard let devices = item["devices"]?.int64, devices >= 0, devices <= 1000 else {
-        throw CLIError.failure("product \(id): devices must be an integer from 0 to 1000")
-      }
-      let priceText = item["price"]?.string ?? item["price"]?.double.map { "\($0)" }
-      guard let priceText, let milliunits = Money.milliunits(parsing: priceText) else {
-        throw CLIError.failure("product \(id): price must be a decimal string such as \"4.90\"")
-      }
-      let currency = item["currency"]?.string ?? "EUR"
-      let source = item["priceSource"]?.string.flatMap(PriceSource.init(rawValue:)) ?? .declared
-      let kind =
-        try item["kind"]?.string.map { (text: String) throws(CLIError) -> ProductKind in
-          guard let kind = ProductKind(rawValue: text) else {
-            throw CLIError.failure("product \(id): kind must be autoRenewable or nonRenewing")
-          }
-          return kind
-        } ?? .autoRenewable
-      products.append(
-        Product(
-          id: id, period: period, devices: Int(devices),
-          price: Money(milliunits: milliunits, currency: currency),
-          priceSource: source, kind: kind))
-    }
-    return Catalog(products: products)
-  }
 
-  static func json(for product: Product) -> JSONValue {
-    var object: JSONObject = [
-      "productId": .string(product.id), "period": .string(product.period.name),
-      "devices": .int(product.devices),
-      "price": .string(product.price.decimalString), "currency": .string(product.price.currency),
-      "priceSource": .string(product.priceSource.rawValue),
-    ]
-    if product.kind != .autoRenewable { object["kind"] = .string(product.kind.rawValue) }
-    return .object(object)
-  }
+    static func json(for product: Product) -> JSONValue {
+        var object: JSONObject = [
+            "productId": .string(product.id), "period": .string(product.period.name),
+            "devices": .int(product.devices),
+            "price": .string(product.price.decimalString), "currency": .string(product.price.currency),
+            "priceSource": .string(product.priceSource.rawValue),
+        ]
+        if product.kind != .autoRenewable { object["kind"] = .string(product.kind.rawValue) }
+        return .object(object)
+    }
 }

@@ -47,7 +47,8 @@ enum DemoCommand {
         Section.title("1. Simulated \(users) users over \(months) months (seed \(seedValue))")
         Terminal.line(
             "   \(report.notifications) signed notifications, \(report.deliveries) deliveries "
-                + "(\(report.duplicates) Apple-style retries, \(report.outOfOrder) out of order) in \(simulationDirectory)")
+                + "(\(report.duplicates) Apple-style retries, \(report.outOfOrder) out of order) in \(simulationDirectory)"
+        )
 
         // 2. Ingest, verifying every notification against the simulation's own root.
         let verifier: SignedDataVerifier
@@ -55,7 +56,8 @@ enum DemoCommand {
             verifier = try SignedDataVerifier(
                 configuration: VerifierConfiguration(
                     rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                    appAppleId: config.appAppleId, environment: config.environment, nestedSignatures: .coveredByEnvelope))
+                    appAppleId: config.appAppleId, environment: config.environment, nestedSignatures: .coveredByEnvelope
+                ))
         } catch {
             throw CLIError(.internalError, "cannot build the verifier: \(error.message)")
         }
@@ -101,7 +103,8 @@ enum DemoCommand {
             "   \(verified.records) records in \(verified.segments) segment(s): checksums and hash chain "
                 + (verified.ok ? "intact" : "BROKEN: \(verified.problem?.message ?? "")"))
         Terminal.line(
-            "   digest {\"seq\":\(verified.headSeq),\"head\":\"\(Hex.encode(verified.headHash))\",\"at\":\"\(Instant(milliseconds: verified.headTime).iso8601)\"}")
+            "   digest {\"seq\":\(verified.headSeq),\"head\":\"\(Hex.encode(verified.headHash))\",\"at\":\"\(Instant(milliseconds: verified.headTime).iso8601)\"}"
+        )
 
         // 6. Every user against the truth.
         let check = DemoTruthCheck.run(ledger: ledger, truth: simulation.truth)

@@ -11,7 +11,8 @@ enum DemoSummary {
         Terminal.line(
             "   \(summary.entitledSubscriptions) active subscriptions (\(summary.byStatus["gracePeriod"] ?? 0) in billing grace) "
                 + "for \(summary.users) users; \(summary.devicesUnderContract) devices under contract")
-        let statuses = summary.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let statuses = summary.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+            separator: ", ")
         Terminal.line("   subscriptions by status: \(statuses)")
         let sales = try ledger.report(.sales, period: ReportPeriod(from: config.start, to: config.end, unit: .month))
         var byPeriod: [String: (units: Int64, net: Int64)] = [:]
@@ -51,9 +52,12 @@ enum DemoTimeline {
         Section.title("4. User \(chosen.user): \(chosen.entries.count) records (ledger history --user \(chosen.user))")
         for entry in chosen.entries.prefix(24) {
             let record = entry.record
-            var detail = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(separator: "/")
+            var detail = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(
+                separator: "/")
             if let product = record.transaction?.productId { detail += "  " + product }
-            Terminal.line("   \(String(entry.seq).padding(to: 6)) \(entry.effectiveAt.iso8601.padding(to: 25)) \(entry.kind.padding(to: 19)) \(detail)")
+            Terminal.line(
+                "   \(String(entry.seq).padding(to: 6)) \(entry.effectiveAt.iso8601.padding(to: 25)) \(entry.kind.padding(to: 19)) \(detail)"
+            )
         }
         if chosen.entries.count > 24 { Terminal.line("   … \(chosen.entries.count - 24) more") }
         let span = config.end.milliseconds - config.start.milliseconds

@@ -34,9 +34,12 @@ enum HistoryCommand {
         Terminal.line("SEQ      EFFECTIVE                 RECORDED                  KIND                 DETAIL")
         for entry in entries {
             let record = entry.record
-            var detail = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(separator: "/")
+            var detail = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(
+                separator: "/")
             if let product = record.transaction?.productId { detail += " \(product)" }
-            if let correction = record.correction { detail += " correction by \(correction.operatorName): \(correction.reason)" }
+            if let correction = record.correction {
+                detail += " correction by \(correction.operatorName): \(correction.reason)"
+            }
             if let link = record.link { detail += " link by \(link.operatorName): \(link.reason)" }
             Terminal.line(
                 String(entry.seq).padding(to: 9) + entry.effectiveAt.iso8601.padding(to: 26)

@@ -16,7 +16,8 @@ enum IngestCommand {
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
         defer { ledger.log.close() }
-        let pipeline = IngestPipeline(ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
+        let pipeline = IngestPipeline(
+            ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         var counts = IngestCounts()
         let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
         for input in inputs {

@@ -1,40 +1,40 @@
 import LedgerSystem
 
 #if canImport(Glibc)
-  import Glibc
+    import Glibc
 #endif
 
 /// Reads a command's input: a file path, or `-` for standard input, with a size limit.
 enum InputFile {
-  static func read(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
-    let fd: Int32
-    if path == "-" {
-      fd = 0
-    } else {
-      do {
-        fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
-      } catch {
-        throw CLIError.failure("cannot read \(path): \(error.message)")
-      }
-    }
-    defer { if fd != 0 { try? Syscall.closing(fd) } }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count: Int
-      do {
-        count = try Syscall.retrying("read", path: path) {
-          chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    static func read(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+        } else {
+            do {
+                fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+            } catch {
+                throw CLIError.failure("cannot read \(path): \(error.message)")
+            }
         }
-      } catch {
-        throw CLIError.failure("cannot read \(path): \(error.message)")
-      }
-      if count == 0 { break }
-      bytes.append(contentsOf: chunk[0..<count])
-      if bytes.count > limit {
-        throw CLIError.failure("\(path) is larger than the limit of \(limit) bytes")
-      }
+        defer { if fd != 0 { try? Syscall.closing(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count: Int
+            do {
+                count = try Syscall.retrying("read", path: path) {
+                    chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
+            } catch {
+                throw CLIError.failure("cannot read \(path): \(error.message)")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit {
+                throw CLIError.failure("\(path) is larger than the limit of \(limit) bytes")
+            }
+        }
+        return bytes
     }
-    return bytes
-  }
 }

@@ -23,7 +23,9 @@ enum InspectCommand {
         } catch {
             if context.json {
                 context.printJSON(
-                    .object(["valid": false, "status": .string(error.status.rawValue), "message": .string(error.message)]))
+                    .object([
+                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
+                    ]))
             } else {
                 Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
             }

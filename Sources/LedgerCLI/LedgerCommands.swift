@@ -1,193 +1,193 @@
 /// Every command of `ledger`, with its help: the contract of ../shared/CONTRACT.md in code.
 public enum LedgerCommands {
-  static let data = OptionSpec(
-    "--data", value: "DIR", "The ledger's home (default: $LEDGER_DATA, else ./Events).")
-  static let store = OptionSpec(
-    "--store", value: "URL",
-    "Keep the ledger in PostgreSQL: postgres://… (default: $LEDGER_STORE, else the file log in --data).")
-  static let json = OptionSpec("--json", "Print one JSON document on stdout.")
-  static let catalog = OptionSpec(
-    "--catalog", value: "FILE", "Load the product catalog from FILE (JSON).")
-  static let verify: [OptionSpec] = [
-    OptionSpec("--environment", value: "ENV", "sandbox or production: the environment to accept."),
-    OptionSpec("--bundle-id", value: "ID", "The app's bundle identifier to accept."),
-    OptionSpec("--app-apple-id", value: "N", "The app's Apple ID (required with production)."),
-    OptionSpec(
-      "--trust-root", value: "FILE", repeatable: true,
-      "A trusted root certificate, DER or PEM (or $LEDGER_TRUST_ROOTS, colon-separated)."),
-  ]
-  static let subject: [OptionSpec] = [
-    OptionSpec("--user", value: "ID", "The integer user id of the app's appAccountToken scheme."),
-    OptionSpec("--account-token", value: "UUID", "An appAccountToken."),
-    OptionSpec(
-      "--original-transaction-id", value: "ID", "A subscription's original transaction id."),
-  ]
-  static let operatorOptions: [OptionSpec] = [
-    OptionSpec("--reason", value: "TEXT", "Why (kept in the record)."),
-    OptionSpec("--operator", value: "NAME", "Who (kept in the record)."),
-  ]
-  static let timeHelp =
-    "Times: ISO 8601 UTC (2026-03-01T00:00:00Z) or integer milliseconds since the epoch."
+    static let data = OptionSpec(
+        "--data", value: "DIR", "The ledger's home (default: $LEDGER_DATA, else ./Events).")
+    static let store = OptionSpec(
+        "--store", value: "URL",
+        "Keep the ledger in PostgreSQL: postgres://… (default: $LEDGER_STORE, else the file log in --data).")
+    static let json = OptionSpec("--json", "Print one JSON document on stdout.")
+    static let catalog = OptionSpec(
+        "--catalog", value: "FILE", "Load the product catalog from FILE (JSON).")
+    static let verify: [OptionSpec] = [
+        OptionSpec("--environment", value: "ENV", "sandbox or production: the environment to accept."),
+        OptionSpec("--bundle-id", value: "ID", "The app's bundle identifier to accept."),
+        OptionSpec("--app-apple-id", value: "N", "The app's Apple ID (required with production)."),
+        OptionSpec(
+            "--trust-root", value: "FILE", repeatable: true,
+            "A trusted root certificate, DER or PEM (or $LEDGER_TRUST_ROOTS, colon-separated)."),
+    ]
+    static let subject: [OptionSpec] = [
+        OptionSpec("--user", value: "ID", "The integer user id of the app's appAccountToken scheme."),
+        OptionSpec("--account-token", value: "UUID", "An appAccountToken."),
+        OptionSpec(
+            "--original-transaction-id", value: "ID", "A subscription's original transaction id."),
+    ]
+    static let operatorOptions: [OptionSpec] = [
+        OptionSpec("--reason", value: "TEXT", "Why (kept in the record)."),
+        OptionSpec("--operator", value: "NAME", "Who (kept in the record)."),
+    ]
+    static let timeHelp =
+        "Times: ISO 8601 UTC (2026-03-01T00:00:00Z) or integer milliseconds since the epoch."
 
-  /// All commands, in help order.
-  public static let all: [CommandSpec] = [
-    CommandSpec(
-      name: "ingest", summary: "Verify App Store notifications and append them to the log.",
-      usage: ["ingest [VERIFY FLAGS] [--data DIR | --store URL] [--json] [FILE|-]..."],
-      discussion: """
-        Input is JSON Lines: each line a request body {"signedPayload":"…"} exactly as Apple POSTs it \
-        (blank lines ignored). Each line is verified and appended durably as one record, recognised as a \
-        duplicate (same notificationUUID), or rejected into the quarantine with its reason. Prints \
-        {"accepted":N,"duplicates":N,"rejected":N}. Exit 0 when nothing was rejected, else 1.
-        """,
-      options: verify + [data, store, json, catalog], positionals: 0...Int.max, positionalName: "FILE|-"),
-    CommandSpec(
-      name: "inspect", summary: "Verify one signed payload and print it decoded. Writes nothing.",
-      usage: ["inspect [VERIFY FLAGS] [--as notification|transaction|renewal] [--json] FILE|-"],
-      discussion: """
-        FILE holds a compact JWS or a body with signedPayload. Verifies it as Apple's SignedDataVerifier \
-        does (--environment also accepts xcode and local-testing, which skip the signature) and prints the \
-        decoded payload with nested signed fields decoded in place. Exit 0 when valid; exit 1 when invalid, \
-        with --json {"valid":false,"status":"STATUS","message":"…"}.
-        """,
-      options: verify + [
-        OptionSpec("--as", value: "KIND", "notification (default), transaction or renewal."), json,
-        catalog,
-      ], positionals: 1...1, positionalName: "FILE|-"),
-    CommandSpec(
-      name: "state", summary: "A subject's entitlement at valid time T as known at K.",
-      usage: [
-        "state [--data DIR | --store URL] (--user ID | --account-token UUID | --original-transaction-id ID) [--at T] [--known-at K] [--json]"
-      ],
-      discussion: "An unknown subject is not an error. " + timeHelp,
-      options: [data, store] + subject + [
-        OptionSpec("--at", value: "T", "Valid time (default: now)."),
-        OptionSpec("--known-at", value: "K", "Only records appended by K (default: all)."), json,
-        catalog,
-      ]),
-    CommandSpec(
-      name: "history", summary: "Every record about a subject, in effective-time order.",
-      usage: ["history [--data DIR | --store URL] SUBJECT [--as-of T] [--known-at K] [--json | --html]"],
-      discussion:
-        "--html writes a self-contained page (timeline and device-limit chart) on stdout.",
-      options: [data, store] + subject + [
-        OptionSpec("--as-of", value: "T", "Only records effective at or before T."),
-        OptionSpec("--known-at", value: "K", "Only records appended by K."), json,
-        OptionSpec("--html", "Write a self-contained HTML page."), catalog,
-      ]),
-    CommandSpec(
-      name: "verify", summary: "Check every record's checksum and the hash chain.",
-      usage: ["verify [--data DIR | --store URL] [--expect-head HEX] [--json]"],
-      discussion:
-        "Exit 1 naming the first bad segment and offset, or when the head differs from --expect-head.",
-      options: [
-        data, store, OptionSpec("--expect-head", value: "HEX", "The head hash pinned earlier."), json,
-        catalog,
-      ]),
-    CommandSpec(
-      name: "export", summary: "Write the log as JSON Lines.",
-      usage: ["export [--data DIR | --store URL] [--from-seq N]"],
-      options: [
-        data, store, OptionSpec("--from-seq", value: "N", "Start at sequence N (default 1)."), catalog,
-      ]),
-    CommandSpec(
-      name: "import", summary: "Append an export, idempotently.",
-      usage: ["import [--data DIR | --store URL] FILE|-"],
-      options: [data, store, json, catalog], positionals: 1...1, positionalName: "FILE|-"),
-    CommandSpec(
-      name: "rebuild", summary: "Re-derive every projection, index and snapshot from the log.",
-      usage: ["rebuild [--data DIR | --store URL]"], options: [data, store, json, catalog]),
-    CommandSpec(
-      name: "repair", summary: "Cut a torn tail after the last valid record (kept aside).",
-      usage: ["repair [--data DIR | --store URL]"],
-      discussion:
-        "Never drops a valid record; refuses (exit 1, explaining) when damage is not at the tail.",
-      options: [data, store, json, catalog]),
-    CommandSpec(
-      name: "catalog", summary: "The products and their device limits and prices.",
-      usage: ["catalog [--json] [--catalog FILE]"], options: [json, catalog]),
-    CommandSpec(
-      name: "link", summary: "Attach an orphan subscription to a user (appends a link record).",
-      usage: [
-        "link --original-transaction-id ID (--user N | --account-token UUID) --reason TEXT --operator NAME"
-      ],
-      options: [data, store] + subject + operatorOptions + [json, catalog]),
-    CommandSpec(
-      name: "quarantine", summary: "List rejected payloads with time, status and reason.",
-      usage: ["quarantine [--data DIR] [--json]"], options: [data, json, catalog]),
-    CommandSpec(
-      name: "reconcile",
-      summary: "Import App Store Server API or verifyReceipt responses: only new facts.",
-      usage: ["reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE"],
-      options: verify + [data, store, json, catalog], positionals: 1...1, positionalName: "FILE"),
-    CommandSpec(
-      name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
-      usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],
-      options: [data, store] + subject + verify + [json, catalog]),
-    CommandSpec(
-      name: "digest", summary: "The head sequence and hash, to pin outside the ledger.",
-      usage: ["digest [--data DIR | --store URL] [--json]"], options: [data, store, json, catalog]),
-    CommandSpec(
-      name: "report", summary: "Finance reports: sales, events, active, mrr, churn.",
-      usage: [
-        "report KIND --from T --to T [--by day|week|month] [--csv | --json | --svg] [--data DIR | --store URL]"
-      ],
-      options: [
-        data, store, OptionSpec("--from", value: "T", "Start (inclusive)."),
-        OptionSpec("--to", value: "T", "End (exclusive)."),
-        OptionSpec("--by", value: "UNIT", "day, week or month (default day)."),
-        OptionSpec("--csv", "CSV output."), json, OptionSpec("--svg", "An SVG chart."), catalog,
-      ], positionals: 1...1, positionalName: "KIND"),
-    CommandSpec(
-      name: "correct", summary: "Append an operator correction honoured from its effective time.",
-      usage: [
-        "correct SUBJECT (--grant PRODUCT --from T --until T | --revoke --from T) --reason TEXT --operator NAME"
-      ],
-      options: [data, store] + subject + [
-        OptionSpec("--grant", value: "PRODUCT", "Grant this product's devices."),
-        OptionSpec("--revoke", "Revoke the subject's entitlement."),
-        OptionSpec("--from", value: "T", "Effective from."),
-        OptionSpec("--until", value: "T", "Grant until."),
-      ] + operatorOptions + [json, catalog]),
-    CommandSpec(
-      name: "simulate", summary: "Write a realistic signed population with its truth.",
-      usage: [
-        "simulate --users N --months M --seed S --out DIR [--environment sandbox|production] [--sandbox-rate R]"
-      ],
-      options: [
-        OptionSpec("--users", value: "N", "Number of users."),
-        OptionSpec("--months", value: "M", "Months simulated."),
-        OptionSpec("--seed", value: "S", "Random seed (same seed, same bytes)."),
-        OptionSpec("--out", value: "DIR", "Output directory."),
-        OptionSpec("--environment", value: "ENV", "sandbox or production (default production)."),
-        OptionSpec(
-          "--sandbox-rate", value: "R",
-          "Sandbox renewal rate (e.g. 5m: monthly renews every 5 minutes)."),
-        OptionSpec("--start", value: "T", "Start of the simulated period."), catalog,
-      ]),
-    CommandSpec(
-      name: "demo", summary: "The end-to-end showcase in Events/demo.",
-      usage: ["demo [--data DIR] [--users N] [--months M] [--seed S]"],
-      options: [
-        OptionSpec("--data", value: "DIR", "Where to run (default Events/demo)."),
-        OptionSpec("--users", value: "N", "Users (default 1000)."),
-        OptionSpec("--months", value: "M", "Months (default 12)."),
-        OptionSpec("--seed", value: "S", "Seed (default 42)."), catalog,
-      ]),
-    CommandSpec(
-      name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
-      usage: [
-        "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080] [--read-token T] [--admin-token T]"
-      ],
-      discussion:
-        "Prints 'listening on http://HOST:PORT' when ready. SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush, exit 0.",
-      options: verify + [
-        data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
-        OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
-        OptionSpec("--read-token", value: "T", "Bearer token required on read endpoints."),
-        OptionSpec(
-          "--admin-token", value: "T", "Bearer token for admin endpoints (off without it)."),
-        catalog,
-      ]),
-  ]
+    /// All commands, in help order.
+    public static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "ingest", summary: "Verify App Store notifications and append them to the log.",
+            usage: ["ingest [VERIFY FLAGS] [--data DIR | --store URL] [--json] [FILE|-]..."],
+            discussion: """
+                Input is JSON Lines: each line a request body {"signedPayload":"…"} exactly as Apple POSTs it \
+                (blank lines ignored). Each line is verified and appended durably as one record, recognised as a \
+                duplicate (same notificationUUID), or rejected into the quarantine with its reason. Prints \
+                {"accepted":N,"duplicates":N,"rejected":N}. Exit 0 when nothing was rejected, else 1.
+                """,
+            options: verify + [data, store, json, catalog], positionals: 0...Int.max, positionalName: "FILE|-"),
+        CommandSpec(
+            name: "inspect", summary: "Verify one signed payload and print it decoded. Writes nothing.",
+            usage: ["inspect [VERIFY FLAGS] [--as notification|transaction|renewal] [--json] FILE|-"],
+            discussion: """
+                FILE holds a compact JWS or a body with signedPayload. Verifies it as Apple's SignedDataVerifier \
+                does (--environment also accepts xcode and local-testing, which skip the signature) and prints the \
+                decoded payload with nested signed fields decoded in place. Exit 0 when valid; exit 1 when invalid, \
+                with --json {"valid":false,"status":"STATUS","message":"…"}.
+                """,
+            options: verify + [
+                OptionSpec("--as", value: "KIND", "notification (default), transaction or renewal."), json,
+                catalog,
+            ], positionals: 1...1, positionalName: "FILE|-"),
+        CommandSpec(
+            name: "state", summary: "A subject's entitlement at valid time T as known at K.",
+            usage: [
+                "state [--data DIR | --store URL] (--user ID | --account-token UUID | --original-transaction-id ID) [--at T] [--known-at K] [--json]"
+            ],
+            discussion: "An unknown subject is not an error. " + timeHelp,
+            options: [data, store] + subject + [
+                OptionSpec("--at", value: "T", "Valid time (default: now)."),
+                OptionSpec("--known-at", value: "K", "Only records appended by K (default: all)."), json,
+                catalog,
+            ]),
+        CommandSpec(
+            name: "history", summary: "Every record about a subject, in effective-time order.",
+            usage: ["history [--data DIR | --store URL] SUBJECT [--as-of T] [--known-at K] [--json | --html]"],
+            discussion:
+                "--html writes a self-contained page (timeline and device-limit chart) on stdout.",
+            options: [data, store] + subject + [
+                OptionSpec("--as-of", value: "T", "Only records effective at or before T."),
+                OptionSpec("--known-at", value: "K", "Only records appended by K."), json,
+                OptionSpec("--html", "Write a self-contained HTML page."), catalog,
+            ]),
+        CommandSpec(
+            name: "verify", summary: "Check every record's checksum and the hash chain.",
+            usage: ["verify [--data DIR | --store URL] [--expect-head HEX] [--json]"],
+            discussion:
+                "Exit 1 naming the first bad segment and offset, or when the head differs from --expect-head.",
+            options: [
+                data, store, OptionSpec("--expect-head", value: "HEX", "The head hash pinned earlier."), json,
+                catalog,
+            ]),
+        CommandSpec(
+            name: "export", summary: "Write the log as JSON Lines.",
+            usage: ["export [--data DIR | --store URL] [--from-seq N]"],
+            options: [
+                data, store, OptionSpec("--from-seq", value: "N", "Start at sequence N (default 1)."), catalog,
+            ]),
+        CommandSpec(
+            name: "import", summary: "Append an export, idempotently.",
+            usage: ["import [--data DIR | --store URL] FILE|-"],
+            options: [data, store, json, catalog], positionals: 1...1, positionalName: "FILE|-"),
+        CommandSpec(
+            name: "rebuild", summary: "Re-derive every projection, index and snapshot from the log.",
+            usage: ["rebuild [--data DIR | --store URL]"], options: [data, store, json, catalog]),
+        CommandSpec(
+            name: "repair", summary: "Cut a torn tail after the last valid record (kept aside).",
+            usage: ["repair [--data DIR | --store URL]"],
+            discussion:
+                "Never drops a valid record; refuses (exit 1, explaining) when damage is not at the tail.",
+            options: [data, store, json, catalog]),
+        CommandSpec(
+            name: "catalog", summary: "The products and their device limits and prices.",
+            usage: ["catalog [--json] [--catalog FILE]"], options: [json, catalog]),
+        CommandSpec(
+            name: "link", summary: "Attach an orphan subscription to a user (appends a link record).",
+            usage: [
+                "link --original-transaction-id ID (--user N | --account-token UUID) --reason TEXT --operator NAME"
+            ],
+            options: [data, store] + subject + operatorOptions + [json, catalog]),
+        CommandSpec(
+            name: "quarantine", summary: "List rejected payloads with time, status and reason.",
+            usage: ["quarantine [--data DIR] [--json]"], options: [data, json, catalog]),
+        CommandSpec(
+            name: "reconcile",
+            summary: "Import App Store Server API or verifyReceipt responses: only new facts.",
+            usage: ["reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE"],
+            options: verify + [data, store, json, catalog], positionals: 1...1, positionalName: "FILE"),
+        CommandSpec(
+            name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
+            usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],
+            options: [data, store] + subject + verify + [json, catalog]),
+        CommandSpec(
+            name: "digest", summary: "The head sequence and hash, to pin outside the ledger.",
+            usage: ["digest [--data DIR | --store URL] [--json]"], options: [data, store, json, catalog]),
+        CommandSpec(
+            name: "report", summary: "Finance reports: sales, events, active, mrr, churn.",
+            usage: [
+                "report KIND --from T --to T [--by day|week|month] [--csv | --json | --svg] [--data DIR | --store URL]"
+            ],
+            options: [
+                data, store, OptionSpec("--from", value: "T", "Start (inclusive)."),
+                OptionSpec("--to", value: "T", "End (exclusive)."),
+                OptionSpec("--by", value: "UNIT", "day, week or month (default day)."),
+                OptionSpec("--csv", "CSV output."), json, OptionSpec("--svg", "An SVG chart."), catalog,
+            ], positionals: 1...1, positionalName: "KIND"),
+        CommandSpec(
+            name: "correct", summary: "Append an operator correction honoured from its effective time.",
+            usage: [
+                "correct SUBJECT (--grant PRODUCT --from T --until T | --revoke --from T) --reason TEXT --operator NAME"
+            ],
+            options: [data, store] + subject + [
+                OptionSpec("--grant", value: "PRODUCT", "Grant this product's devices."),
+                OptionSpec("--revoke", "Revoke the subject's entitlement."),
+                OptionSpec("--from", value: "T", "Effective from."),
+                OptionSpec("--until", value: "T", "Grant until."),
+            ] + operatorOptions + [json, catalog]),
+        CommandSpec(
+            name: "simulate", summary: "Write a realistic signed population with its truth.",
+            usage: [
+                "simulate --users N --months M --seed S --out DIR [--environment sandbox|production] [--sandbox-rate R]"
+            ],
+            options: [
+                OptionSpec("--users", value: "N", "Number of users."),
+                OptionSpec("--months", value: "M", "Months simulated."),
+                OptionSpec("--seed", value: "S", "Random seed (same seed, same bytes)."),
+                OptionSpec("--out", value: "DIR", "Output directory."),
+                OptionSpec("--environment", value: "ENV", "sandbox or production (default production)."),
+                OptionSpec(
+                    "--sandbox-rate", value: "R",
+                    "Sandbox renewal rate (e.g. 5m: monthly renews every 5 minutes)."),
+                OptionSpec("--start", value: "T", "Start of the simulated period."), catalog,
+            ]),
+        CommandSpec(
+            name: "demo", summary: "The end-to-end showcase in Events/demo.",
+            usage: ["demo [--data DIR] [--users N] [--months M] [--seed S]"],
+            options: [
+                OptionSpec("--data", value: "DIR", "Where to run (default Events/demo)."),
+                OptionSpec("--users", value: "N", "Users (default 1000)."),
+                OptionSpec("--months", value: "M", "Months (default 12)."),
+                OptionSpec("--seed", value: "S", "Seed (default 42)."), catalog,
+            ]),
+        CommandSpec(
+            name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
+            usage: [
+                "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080] [--read-token T] [--admin-token T]"
+            ],
+            discussion:
+                "Prints 'listening on http://HOST:PORT' when ready. SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush, exit 0.",
+            options: verify + [
+                data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
+                OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
+                OptionSpec("--read-token", value: "T", "Bearer token required on read endpoints."),
+                OptionSpec(
+                    "--admin-token", value: "T", "Bearer token for admin endpoints (off without it)."),
+                catalog,
+            ]),
+    ]
 }

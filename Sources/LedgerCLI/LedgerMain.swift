@@ -1,95 +1,95 @@
 #if canImport(Glibc)
-  import Glibc
+    import Glibc
 #endif
 
 /// The `ledger` program: parses the command line, runs the command, maps errors to exit codes.
 public enum LedgerMain {
-  /// The parser for every command.
-  public static let parser = ArgumentParser(commands: LedgerCommands.all)
+    /// The parser for every command.
+    public static let parser = ArgumentParser(commands: LedgerCommands.all)
 
-  /// Runs `ledger` with `arguments` (without the program name) and returns the exit code.
-  public static func run(
-    _ arguments: [String], environment: [String: String] = ProcessEnvironment.current()
-  )
-    -> Int32
-  {
-    do {
-      let parsed = try parser.parse(arguments)
-      let context = try CommandContext(arguments: parsed, environment: environment)
-      return try dispatch(context)
-    } catch {
-      report(error)
-      return error.exitCode
+    /// Runs `ledger` with `arguments` (without the program name) and returns the exit code.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = ProcessEnvironment.current()
+    )
+        -> Int32
+    {
+        do {
+            let parsed = try parser.parse(arguments)
+            let context = try CommandContext(arguments: parsed, environment: environment)
+            return try dispatch(context)
+        } catch {
+            report(error)
+            return error.exitCode
+        }
     }
-  }
 
-  static func dispatch(_ context: CommandContext) throws(CLIError) -> Int32 {
-    switch context.arguments.command {
-    case "help": return help(context.arguments)
-    case "catalog": return try CatalogCommand.run(context)
-    case "ingest": return try IngestCommand.run(context)
-    case "inspect": return try InspectCommand.run(context)
-    case "state": return try StateCommand.run(context)
-    case "history": return try HistoryCommand.run(context)
-    case "verify": return try LogCommands.verify(context)
-    case "digest": return try LogCommands.digest(context)
-    case "repair": return try LogCommands.repair(context)
-    case "rebuild": return try LogCommands.rebuild(context)
-    case "export": return try ExportImportCommands.export(context)
-    case "import": return try ExportImportCommands.importFile(context)
-    case "link": return try OperatorCommands.link(context)
-    case "correct": return try OperatorCommands.correct(context)
-    case "quarantine": return try QuarantineCommand.run(context)
-    case "reconcile": return try ReconcileCommand.run(context)
-    case "serve": return try ServeCommand.run(context)
-    case "report": return try ReportCommand.run(context)
-    case "audit": return try AuditCommand.run(context)
-    case "simulate": return try SimulateCommand.run(context)
-    case "demo": return try DemoCommand.run(context)
-    default:
-      throw CLIError(
-        .internalError, "'\(context.arguments.command)' is not available in this build yet")
+    static func dispatch(_ context: CommandContext) throws(CLIError) -> Int32 {
+        switch context.arguments.command {
+        case "help": return help(context.arguments)
+        case "catalog": return try CatalogCommand.run(context)
+        case "ingest": return try IngestCommand.run(context)
+        case "inspect": return try InspectCommand.run(context)
+        case "state": return try StateCommand.run(context)
+        case "history": return try HistoryCommand.run(context)
+        case "verify": return try LogCommands.verify(context)
+        case "digest": return try LogCommands.digest(context)
+        case "repair": return try LogCommands.repair(context)
+        case "rebuild": return try LogCommands.rebuild(context)
+        case "export": return try ExportImportCommands.export(context)
+        case "import": return try ExportImportCommands.importFile(context)
+        case "link": return try OperatorCommands.link(context)
+        case "correct": return try OperatorCommands.correct(context)
+        case "quarantine": return try QuarantineCommand.run(context)
+        case "reconcile": return try ReconcileCommand.run(context)
+        case "serve": return try ServeCommand.run(context)
+        case "report": return try ReportCommand.run(context)
+        case "audit": return try AuditCommand.run(context)
+        case "simulate": return try SimulateCommand.run(context)
+        case "demo": return try DemoCommand.run(context)
+        default:
+            throw CLIError(
+                .internalError, "'\(context.arguments.command)' is not available in this build yet")
+        }
     }
-  }
 
-  static func help(_ arguments: ParsedArguments) -> Int32 {
-    guard let name = arguments.positionals.first else {
-      Terminal.out(Help.overview(parser.commands))
-      return 0
+    static func help(_ arguments: ParsedArguments) -> Int32 {
+        guard let name = arguments.positionals.first else {
+            Terminal.out(Help.overview(parser.commands))
+            return 0
+        }
+        guard let spec = parser.command(named: name) else {
+            report(CLIError.usage("unknown command '\(name)'", command: nil))
+            return 64
+        }
+        Terminal.out(Help.command(spec))
+        return 0
     }
-    guard let spec = parser.command(named: name) else {
-      report(CLIError.usage("unknown command '\(name)'", command: nil))
-      return 64
-    }
-    Terminal.out(Help.command(spec))
-    return 0
-  }
 
-  static func report(_ error: CLIError) {
-    Terminal.err("error: \(error.message)\n")
-    if error.code == .usage {
-      if let name = error.command, let spec = parser.command(named: name) {
-        Terminal.err(Help.usage(spec))
-      } else {
-        Terminal.err("USAGE: ledger <subcommand> [options]\nSee 'ledger help'.\n")
-      }
+    static func report(_ error: CLIError) {
+        Terminal.err("error: \(error.message)\n")
+        if error.code == .usage {
+            if let name = error.command, let spec = parser.command(named: name) {
+                Terminal.err(Help.usage(spec))
+            } else {
+                Terminal.err("USAGE: ledger <subcommand> [options]\nSee 'ledger help'.\n")
+            }
+        }
     }
-  }
 }
 
 /// The process environment as a dictionary.
 public enum ProcessEnvironment {
-  /// Reads `environ`.
-  public static func current() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      pointer += 1
+    /// Reads `environ`.
+    public static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
     }
-    return result
-  }
 }

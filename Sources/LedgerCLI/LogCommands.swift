@@ -1,3 +1,4 @@
+import LedgerCore
 import LedgerCrypto
 import LedgerJSON
 import LedgerLog
@@ -46,7 +47,8 @@ enum LogCommands {
         let head = ledger.log.head
         let at = Instant(milliseconds: head.seq == 0 ? wallClockMillis() : ledger.log.headTime)
         let digest: JSONValue = .object([
-            "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)), "at": .string(at.iso8601),
+            "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)),
+            "at": .string(at.iso8601),
         ])
         if context.json {
             context.printJSON(digest)
@@ -62,9 +64,14 @@ enum LogCommands {
         if context.json {
             context.printJSON(
                 .object([
-                    "cut": report.cut.map { .object(["segment": .string($0.segment), "offset": .integer($0.offset),
-                        "bytes": .integer($0.bytesCut), "savedAs": .string($0.savedAs)]) } ?? .null,
-                    "headSeq": .integer(Int64(clamping: report.headSeq)), "headHash": .string(Hex.encode(report.headHash)),
+                    "cut": report.cut.map {
+                        .object([
+                            "segment": .string($0.segment), "offset": .integer($0.offset),
+                            "bytes": .integer($0.bytesCut), "savedAs": .string($0.savedAs),
+                        ])
+                    } ?? .null,
+                    "headSeq": .integer(Int64(clamping: report.headSeq)),
+                    "headHash": .string(Hex.encode(report.headHash)),
                 ]))
         } else {
             Terminal.line(cut)
@@ -104,5 +111,3 @@ enum LogCommands {
         return 0
     }
 }
-
-import LedgerCore

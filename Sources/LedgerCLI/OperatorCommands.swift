@@ -9,7 +9,8 @@ enum OperatorCommands {
         let reason = try context.required("--reason")
         let name = try context.required("--operator")
         guard reason.utf8.count <= 2000, name.utf8.count <= 200 else {
-            throw CLIError.usage("--reason is limited to 2000 bytes and --operator to 200", command: context.arguments.command)
+            throw CLIError.usage(
+                "--reason is limited to 2000 bytes and --operator to 200", command: context.arguments.command)
         }
         return (reason, name)
     }
@@ -24,7 +25,9 @@ enum OperatorCommands {
             }
             owner = .account(canonical)
         }
-        guard let owner else { throw CLIError.usage("name the owner: --user N or --account-token UUID", command: "link") }
+        guard let owner else {
+            throw CLIError.usage("name the owner: --user N or --account-token UUID", command: "link")
+        }
         let (reason, name) = try operatorFields(context)
         let ledger = try Commands.openWriter(context, environment: nil)
         defer { ledger.log.close() }
@@ -38,7 +41,9 @@ enum OperatorCommands {
 
     static func correct(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
-        guard let from = try context.instant("--from") else { throw CLIError.usage("missing --from T", command: "correct") }
+        guard let from = try context.instant("--from") else {
+            throw CLIError.usage("missing --from T", command: "correct")
+        }
         let action: Correction.Action
         switch (context.arguments.value("--grant"), context.arguments.has("--revoke")) {
         case (let product?, false):
@@ -49,7 +54,8 @@ enum OperatorCommands {
         case (nil, true):
             action = .revoke(from: from)
         default:
-            throw CLIError.usage("give either --grant PRODUCT --from T --until T or --revoke --from T", command: "correct")
+            throw CLIError.usage(
+                "give either --grant PRODUCT --from T --until T or --revoke --from T", command: "correct")
         }
         let (reason, name) = try operatorFields(context)
         let ledger = try Commands.openWriter(context, environment: nil)

@@ -24,7 +24,9 @@ enum QuarantineCommand {
         }
         if items.isEmpty { Terminal.line("the quarantine is empty") }
         for item in items {
-            Terminal.line("\(item.at.iso8601)  \(item.status)  \(item.message)  (\(item.size) bytes, sha256 \(item.sha256.prefix(16))…)")
+            Terminal.line(
+                "\(item.at.iso8601)  \(item.status)  \(item.message)  (\(item.size) bytes, sha256 \(item.sha256.prefix(16))…)"
+            )
         }
         return 0
     }

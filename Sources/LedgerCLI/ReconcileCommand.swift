@@ -28,7 +28,8 @@ enum ReconcileCommand {
             throw Commands.failure(error)
         }
         let summary: JSONValue = .object([
-            "appended": .int(counts.appended), "alreadyKnown": .int(counts.alreadyKnown), "rejected": .int(counts.rejected),
+            "appended": .int(counts.appended), "alreadyKnown": .int(counts.alreadyKnown),
+            "rejected": .int(counts.rejected),
         ])
         Terminal.line(summary.serialized())
         return counts.rejected == 0 ? 0 : 1

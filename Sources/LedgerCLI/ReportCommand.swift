@@ -23,7 +23,9 @@ enum ReportCommand {
             throw CLIError.usage("that is more than 10,000 buckets; use a coarser --by", command: "report")
         }
         let formats = ["--csv", "--json", "--svg"].filter(context.arguments.has)
-        guard formats.count <= 1 else { throw CLIError.usage("choose one of --csv, --json and --svg", command: "report") }
+        guard formats.count <= 1 else {
+            throw CLIError.usage("choose one of --csv, --json and --svg", command: "report")
+        }
         let ledger = try Commands.openReader(context)
         defer { ledger.log.close() }
         let table: ReportTable
@@ -38,7 +40,8 @@ enum ReportCommand {
         case "--svg": Terminal.out(table.svg())
         default:
             let environment = ledger.environment?.rawValue ?? "empty ledger"
-            Terminal.line("\(kind.rawValue) report, \(environment), \(from.iso8601) – \(to.iso8601) by \(unit.rawValue)")
+            Terminal.line(
+                "\(kind.rawValue) report, \(environment), \(from.iso8601) – \(to.iso8601) by \(unit.rawValue)")
             Terminal.out(table.text)
         }
         return 0

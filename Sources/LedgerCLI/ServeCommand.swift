@@ -14,7 +14,8 @@ enum ServeCommand {
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
         defer { ledger.log.close() }
-        let pipeline = IngestPipeline(ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
+        let pipeline = IngestPipeline(
+            ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         let metrics = LedgerMetrics(ledger: ledger, verifier: verifier)
         let api = LedgerAPI(
             pipeline: pipeline, readToken: context.arguments.value("--read-token"),

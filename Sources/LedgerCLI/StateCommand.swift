@@ -25,7 +25,8 @@ enum StateCommand {
         Terminal.line("\(who) at \(at.iso8601)" + (knownAt.map { " as known at \($0.iso8601)" } ?? ""))
         Terminal.line("status \(state.status.rawValue), device limit \(state.deviceLimit)")
         for subscription in state.subscriptions {
-            var line = "  \(subscription.originalTransactionId)  \(subscription.productId)  \(subscription.status.rawValue)"
+            var line =
+                "  \(subscription.originalTransactionId)  \(subscription.productId)  \(subscription.status.rawValue)"
             line += "  \(subscription.devices) devices"
             if let expires = subscription.expiresAt { line += "  until \(expires.iso8601)" }
             if let pending = subscription.pendingProductId { line += "  (renews as \(pending))" }

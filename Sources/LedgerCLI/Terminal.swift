@@ -2,7 +2,7 @@ import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Standard output and error, written without buffering surprises. Tests capture both per task.

@@ -18,7 +18,8 @@ enum VerifySettings {
                     "--environment '\(text)' is not sandbox, production, xcode or local-testing", command: command)
             }
             guard command == "inspect" || parsed == .sandbox || parsed == .production else {
-                throw CLIError.usage("--environment \(text) is only for inspect; use sandbox or production", command: command)
+                throw CLIError.usage(
+                    "--environment \(text) is only for inspect; use sandbox or production", command: command)
             }
             environment = parsed
         } else if let boundEnvironment {
@@ -28,7 +29,8 @@ enum VerifySettings {
         }
         let appAppleId = try context.integer("--app-apple-id", in: 0...Int64.max)
         if environment == .production, appAppleId == nil {
-            throw CLIError.usage("--app-apple-id N is required with production, as in Apple's libraries", command: command)
+            throw CLIError.usage(
+                "--app-apple-id N is required with production, as in Apple's libraries", command: command)
         }
         let paths = TrustRoots.paths(flags: context.arguments.all("--trust-root"), environment: context.environment)
         let skips = environment == .xcode || environment == .localTesting

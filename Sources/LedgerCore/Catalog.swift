@@ -4,33 +4,33 @@
 /// loaded from a file. A product missing from the catalog is still recorded and shown with
 /// `productKnown: false` and 0 devices.
 public struct Catalog: Sendable, Hashable {
-  /// The products in their catalog order.
-  public let products: [Product]
-  private let byId: [String: Int]
+    /// The products in their catalog order.
+    public let products: [Product]
+    private let byId: [String: Int]
 
-  /// Creates a catalog; a later duplicate identifier replaces an earlier one.
-  public init(products: [Product]) {
-    var ordered: [Product] = []
-    var index: [String: Int] = [:]
-    for product in products {
-      if let existing = index[product.id] {
-        ordered[existing] = product
-      } else {
-        index[product.id] = ordered.count
-        ordered.append(product)
-      }
+    /// Creates a catalog; a later duplicate identifier replaces an earlier one.
+    public init(products: [Product]) {
+        var ordered: [Product] = []
+        var index: [String: Int] = [:]
+        for product in products {
+            if let existing = index[product.id] {
+                ordered[existing] = product
+            } else {
+                index[product.id] = ordered.count
+                ordered.append(product)
+            }
+        }
+        self.products = ordered
+        self.byId = index
     }
-    self.products = ordered
-    self.byId = index
-  }
 
-  /// The product with this identifier, if the catalog knows it.
-  public func product(id: String) -> Product? {
-    byId[id].map { products[$0] }
-  }
+    /// The product with this identifier, if the catalog knows it.
+    public func product(id: String) -> Product? {
+        byId[id].map { products[$0] }
+    }
 
-  /// The number of devices a product allows: 0 for an unknown product.
-  public func devices(for productId: String) -> Int {
-    product(id: productId)?.devices ?? 0
-  }
+    /// The number of devices a product allows: 0 for an unknown product.
+    public func devices(for productId: String) -> Int {
+        product(id: productId)?.devices ?? 0
+    }
 }

@@ -90,7 +90,9 @@ extension EntitlementFold {
             var first: Int?
             var firstTime = Instant.distantFuture
             for member in members {
-                guard let time = index.facts[member].signalTime, time >= end, time > at, speaks(member) else { continue }
+                guard let time = index.facts[member].signalTime, time >= end, time > at, speaks(member) else {
+                    continue
+                }
                 if let current = first {
                     if time > firstTime { continue }
                     if time == firstTime, index.facts[member].key > index.facts[current].key { continue }

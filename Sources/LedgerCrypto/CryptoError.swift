@@ -5,83 +5,83 @@ import CCrypto
 ///
 /// Equality is on the code only, so new codes never break callers.
 public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
-  /// A stable, opaque classification of a cryptographic failure.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private let raw: String
-    private init(_ raw: String) { self.raw = raw }
-    public var description: String { raw }
+    /// A stable, opaque classification of a cryptographic failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        public var description: String { raw }
 
-    /// Bytes or text that should hold a key, certificate or signature could not be decoded
-    /// (bad DER, bad PEM, wrong length).
-    public static let invalidEncoding = Code("invalidEncoding")
-    /// A key is not an elliptic-curve key on P-256 or P-384, or does not fit the operation.
-    public static let unsupportedKey = Code("unsupportedKey")
-    /// An algorithm the ledger does not accept (e.g. a certificate signed with RSA or SHA-1).
-    public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
-    /// libcrypto failed an operation that should not fail (allocation, signing, encoding).
-    public static let libraryFailure = Code("libraryFailure")
-    /// A caller passed a value the operation cannot use (e.g. an empty validity window).
-    public static let invalidArgument = Code("invalidArgument")
-  }
+        /// Bytes or text that should hold a key, certificate or signature could not be decoded
+        /// (bad DER, bad PEM, wrong length).
+        public static let invalidEncoding = Code("invalidEncoding")
+        /// A key is not an elliptic-curve key on P-256 or P-384, or does not fit the operation.
+        public static let unsupportedKey = Code("unsupportedKey")
+        /// An algorithm the ledger does not accept (e.g. a certificate signed with RSA or SHA-1).
+        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        /// libcrypto failed an operation that should not fail (allocation, signing, encoding).
+        public static let libraryFailure = Code("libraryFailure")
+        /// A caller passed a value the operation cannot use (e.g. an empty validity window).
+        public static let invalidArgument = Code("invalidArgument")
+    }
 
-  /// What kind of failure this is.
-  public var code: Code
-  /// What happened, and what to do about it.
-  public var message: String
-  /// The underlying error, when there is one.
-  public var cause: (any Error & Sendable)?
-  /// The source file that raised the error.
-  public var file: String
-  /// The source line that raised the error.
-  public var line: Int
+    /// What kind of failure this is.
+    public var code: Code
+    /// What happened, and what to do about it.
+    public var message: String
+    /// The underlying error, when there is one.
+    public var cause: (any Error & Sendable)?
+    /// The source file that raised the error.
+    public var file: String
+    /// The source line that raised the error.
+    public var line: Int
 
-  /// Creates an error.
-  public init(
-    _ code: Code, _ message: String, cause: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: Int = #line
-  ) {
-    self.code = code
-    self.message = message
-    self.cause = cause
-    self.file = file
-    self.line = line
-  }
+    /// Creates an error.
+    public init(
+        _ code: Code, _ message: String, cause: (any Error & Sendable)? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.file = file
+        self.line = line
+    }
 
-  /// An error whose message ends with libcrypto's own explanation, taken (and cleared) from the
-  /// thread's OpenSSL error queue.
-  static func openSSL(
-    _ code: Code, _ message: String, file: String = #fileID, line: Int = #line
-  ) -> CryptoError {
-    let reasons = OpenSSLErrorQueue.drain()
-    let detail = reasons.isEmpty ? "" : " (libcrypto: \(reasons.joined(separator: "; ")))"
-    return CryptoError(code, message + detail, file: file, line: line)
-  }
+    /// An error whose message ends with libcrypto's own explanation, taken (and cleared) from the
+    /// thread's OpenSSL error queue.
+    static func openSSL(
+        _ code: Code, _ message: String, file: String = #fileID, line: Int = #line
+    ) -> CryptoError {
+        let reasons = OpenSSLErrorQueue.drain()
+        let detail = reasons.isEmpty ? "" : " (libcrypto: \(reasons.joined(separator: "; ")))"
+        return CryptoError(code, message + detail, file: file, line: line)
+    }
 
-  public var description: String { message }
+    public var description: String { message }
 
-  public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
-  public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 /// The per-thread error queue of libcrypto.
 enum OpenSSLErrorQueue {
-  /// Removes every queued error and returns their texts, oldest first.
-  static func drain() -> [String] {
-    var reasons: [String] = []
-    while true {
-      let code = ERR_get_error()
-      if code == 0 { break }
-      var buffer = [CChar](repeating: 0, count: 256)
-      ERR_error_string_n(code, &buffer, buffer.count)
-      if reasons.count < 4 {
-        reasons.append(
-          String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-      }
+    /// Removes every queued error and returns their texts, oldest first.
+    static func drain() -> [String] {
+        var reasons: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            if reasons.count < 4 {
+                reasons.append(
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+        }
+        return reasons
     }
-    return reasons
-  }
 
-  /// Forgets queued errors after an expected failure (e.g. a signature that does not verify), so
-  /// they do not leak into the next error message.
-  static func clear() { ERR_clear_error() }
+    /// Forgets queued errors after an expected failure (e.g. a signature that does not verify), so
+    /// they do not leak into the next error message.
+    static func clear() { ERR_clear_error() }
 }

@@ -10,106 +10,106 @@ import CCrypto
 /// `@unchecked Sendable`: neither object is mutated after construction, and libcrypto's ECDSA
 /// verification only reads the key, so concurrent verifications are safe.
 public final class ECPublicKey: @unchecked Sendable {
-  /// The owned `EVP_PKEY *`.
-  let pkey: OpaquePointer
-  /// The owned reference to the key's `EC_KEY *`.
-  private let ecKey: OpaquePointer
-  /// The key's curve.
-  public let curve: ECCurve
+    /// The owned `EVP_PKEY *`.
+    let pkey: OpaquePointer
+    /// The owned reference to the key's `EC_KEY *`.
+    private let ecKey: OpaquePointer
+    /// The key's curve.
+    public let curve: ECCurve
 
-  /// Takes ownership of `pkey`; frees it and throws when it is not an EC key on P-256 or P-384.
-  init(taking pkey: OpaquePointer) throws(CryptoError) {
-    guard let curve = ECKeyInspection.curve(of: pkey) else {
-      EVP_PKEY_free(pkey)
-      throw CryptoError(
-        .unsupportedKey, "the public key is not an elliptic-curve key on P-256 or P-384")
+    /// Takes ownership of `pkey`; frees it and throws when it is not an EC key on P-256 or P-384.
+    init(taking pkey: OpaquePointer) throws(CryptoError) {
+        guard let curve = ECKeyInspection.curve(of: pkey) else {
+            EVP_PKEY_free(pkey)
+            throw CryptoError(
+                .unsupportedKey, "the public key is not an elliptic-curve key on P-256 or P-384")
+        }
+        guard let ecKey = EVP_PKEY_get1_EC_KEY(pkey) else {
+            EVP_PKEY_free(pkey)
+            throw CryptoError.openSSL(.unsupportedKey, "the public key has no EC_KEY form")
+        }
+        self.pkey = pkey
+        self.ecKey = ecKey
+        self.curve = curve
     }
-    guard let ecKey = EVP_PKEY_get1_EC_KEY(pkey) else {
-      EVP_PKEY_free(pkey)
-      throw CryptoError.openSSL(.unsupportedKey, "the public key has no EC_KEY form")
+
+    deinit {
+        EC_KEY_free(ecKey)
+        EVP_PKEY_free(pkey)
     }
-    self.pkey = pkey
-    self.ecKey = ecKey
-    self.curve = curve
-  }
 
-  deinit {
-    EC_KEY_free(ecKey)
-    EVP_PKEY_free(pkey)
-  }
-
-  /// Decodes a DER SubjectPublicKeyInfo.
-  public convenience init(derRepresentation der: [UInt8]) throws(CryptoError) {
-    let decoded = OpenSSLCoding.decodeDER(
-      der, free: { EVP_PKEY_free($0) },
-      decode: { cursor, length in
-        d2i_PUBKEY(nil, cursor, length)
-      })
-    guard let decoded else {
-      throw CryptoError.openSSL(.invalidEncoding, "the bytes are not a DER SubjectPublicKeyInfo")
+    /// Decodes a DER SubjectPublicKeyInfo.
+    public convenience init(derRepresentation der: [UInt8]) throws(CryptoError) {
+        let decoded = OpenSSLCoding.decodeDER(
+            der, free: { EVP_PKEY_free($0) },
+            decode: { cursor, length in
+                d2i_PUBKEY(nil, cursor, length)
+            })
+        guard let decoded else {
+            throw CryptoError.openSSL(.invalidEncoding, "the bytes are not a DER SubjectPublicKeyInfo")
+        }
+        try self.init(taking: decoded)
     }
-    try self.init(taking: decoded)
-  }
 
-  /// Decodes a PEM `PUBLIC KEY` block.
-  public convenience init(pemRepresentation pem: String) throws(CryptoError) {
-    let decoded = OpenSSLCoding.withReadBIO(pem) { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) }
-    guard let decoded else {
-      throw CryptoError.openSSL(.invalidEncoding, "the text holds no PEM PUBLIC KEY block")
+    /// Decodes a PEM `PUBLIC KEY` block.
+    public convenience init(pemRepresentation pem: String) throws(CryptoError) {
+        let decoded = OpenSSLCoding.withReadBIO(pem) { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) }
+        guard let decoded else {
+            throw CryptoError.openSSL(.invalidEncoding, "the text holds no PEM PUBLIC KEY block")
+        }
+        try self.init(taking: decoded)
     }
-    try self.init(taking: decoded)
-  }
 
-  /// The DER SubjectPublicKeyInfo.
-  public var derRepresentation: [UInt8] {
-    OpenSSLCoding.encodeDER { cursor in i2d_PUBKEY(pkey, cursor) } ?? []
-  }
-
-  /// The PEM `PUBLIC KEY` block.
-  public var pemRepresentation: String {
-    OpenSSLCoding.writingPEM { bio in PEM_write_bio_PUBKEY(bio, pkey) } ?? ""
-  }
-
-  /// Whether `signature` is this key's ECDSA signature over `data` hashed with `digest`.
-  ///
-  /// A digest longer than the curve (SHA-384 with P-256) is truncated as ECDSA specifies.
-  public func isValidSignature<D: ContiguousBytes>(
-    _ signature: ECDSASignature, for data: D, digest: DigestAlgorithm
-  ) -> Bool {
-    isValidSignature(signature, forDigest: digest.hash(data))
-  }
-
-  /// Whether `signature` is this key's ECDSA signature over an already computed message digest.
-  public func isValidSignature(_ signature: ECDSASignature, forDigest digest: [UInt8]) -> Bool {
-    guard signature.coordinateByteCount == curve.coordinateByteCount else { return false }
-    return isValidSignature(derSignature: signature.derRepresentation, forDigest: digest)
-  }
-
-  /// Whether a DER-encoded ECDSA signature verifies over an already computed message digest.
-  public func isValidSignature(derSignature: [UInt8], forDigest digest: [UInt8]) -> Bool {
-    guard !derSignature.isEmpty, derSignature.count < 1024, !digest.isEmpty, digest.count <= 64
-    else {
-      return false
+    /// The DER SubjectPublicKeyInfo.
+    public var derRepresentation: [UInt8] {
+        OpenSSLCoding.encodeDER { cursor in i2d_PUBKEY(pkey, cursor) } ?? []
     }
-    let result = ECDSA_verify(
-      0, digest, Int32(digest.count), derSignature, Int32(derSignature.count), ecKey)
-    if result != 1 { OpenSSLErrorQueue.clear() }
-    return result == 1
-  }
+
+    /// The PEM `PUBLIC KEY` block.
+    public var pemRepresentation: String {
+        OpenSSLCoding.writingPEM { bio in PEM_write_bio_PUBKEY(bio, pkey) } ?? ""
+    }
+
+    /// Whether `signature` is this key's ECDSA signature over `data` hashed with `digest`.
+    ///
+    /// A digest longer than the curve (SHA-384 with P-256) is truncated as ECDSA specifies.
+    public func isValidSignature<D: ContiguousBytes>(
+        _ signature: ECDSASignature, for data: D, digest: DigestAlgorithm
+    ) -> Bool {
+        isValidSignature(signature, forDigest: digest.hash(data))
+    }
+
+    /// Whether `signature` is this key's ECDSA signature over an already computed message digest.
+    public func isValidSignature(_ signature: ECDSASignature, forDigest digest: [UInt8]) -> Bool {
+        guard signature.coordinateByteCount == curve.coordinateByteCount else { return false }
+        return isValidSignature(derSignature: signature.derRepresentation, forDigest: digest)
+    }
+
+    /// Whether a DER-encoded ECDSA signature verifies over an already computed message digest.
+    public func isValidSignature(derSignature: [UInt8], forDigest digest: [UInt8]) -> Bool {
+        guard !derSignature.isEmpty, derSignature.count < 1024, !digest.isEmpty, digest.count <= 64
+        else {
+            return false
+        }
+        let result = ECDSA_verify(
+            0, digest, Int32(digest.count), derSignature, Int32(derSignature.count), ecKey)
+        if result != 1 { OpenSSLErrorQueue.clear() }
+        return result == 1
+    }
 }
 
 /// Reads the type and curve of an `EVP_PKEY`.
 enum ECKeyInspection {
-  /// The curve of an EC key, or nil for another key type or curve.
-  static func curve(of pkey: OpaquePointer) -> ECCurve? {
-    guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC else { return nil }
-    var name = [CChar](repeating: 0, count: 64)
-    var length = 0
-    guard EVP_PKEY_get_group_name(pkey, &name, name.count, &length) == 1 else {
-      OpenSSLErrorQueue.clear()
-      return nil
+    /// The curve of an EC key, or nil for another key type or curve.
+    static func curve(of pkey: OpaquePointer) -> ECCurve? {
+        guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC else { return nil }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(pkey, &name, name.count, &length) == 1 else {
+            OpenSSLErrorQueue.clear()
+            return nil
+        }
+        let text = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ECCurve(groupName: text)
     }
-    let text = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return ECCurve(groupName: text)
-  }
 }

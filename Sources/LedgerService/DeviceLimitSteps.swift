@@ -74,7 +74,8 @@ public enum DeviceLimitSteps {
             svg += "<circle cx=\"\(format(x(step.at.milliseconds)))\" cy=\"\(format(y(step.deviceLimit)))\" r=\"3\" "
             svg += "fill=\"#0969da\"><title>\(step.at.iso8601): \(step.deviceLimit) devices</title></circle>\n"
         }
-        svg += "<text x=\"\(format(left))\" y=\"\(height - 8)\" font-size=\"11\" fill=\"#5b6673\">\(first.at.iso8601)</text>"
+        svg +=
+            "<text x=\"\(format(left))\" y=\"\(height - 8)\" font-size=\"11\" fill=\"#5b6673\">\(first.at.iso8601)</text>"
         svg += "<text x=\"\(format(left + plotWidth))\" y=\"\(height - 8)\" font-size=\"11\" text-anchor=\"end\" "
         svg += "fill=\"#5b6673\">\(Instant(milliseconds: end).iso8601)</text>\n</svg>"
         return svg

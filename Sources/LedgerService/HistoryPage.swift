@@ -44,7 +44,8 @@ public enum HistoryPage {
         if operatorEntries.isEmpty {
             html += "<p>None.</p>\n"
         } else {
-            html += "<table><tr><th>seq</th><th>effective</th><th>recorded</th><th>what</th><th>by</th><th>why</th></tr>\n"
+            html +=
+                "<table><tr><th>seq</th><th>effective</th><th>recorded</th><th>what</th><th>by</th><th>why</th></tr>\n"
             for entry in operatorEntries {
                 let record = entry.record
                 let what: String
@@ -55,11 +56,13 @@ public enum HistoryPage {
                     case .revoke(let from): what = "revoke from \(from.iso8601)"
                     }
                 } else {
-                    what = "link subscription \(record.subject.originalTransactionId ?? "?") to \(record.subject.userId.map { "user \($0)" } ?? record.subject.appAccountToken ?? "?")"
+                    what =
+                        "link subscription \(record.subject.originalTransactionId ?? "?") to \(record.subject.userId.map { "user \($0)" } ?? record.subject.appAccountToken ?? "?")"
                 }
                 let by = record.correction?.operatorName ?? record.link?.operatorName ?? ""
                 let why = record.correction?.reason ?? record.link?.reason ?? ""
-                html += "<tr class=\"operator\"><td>\(entry.seq)</td><td>\(entry.effectiveAt.iso8601)</td><td>\(entry.recordedAt.iso8601)</td>"
+                html +=
+                    "<tr class=\"operator\"><td>\(entry.seq)</td><td>\(entry.effectiveAt.iso8601)</td><td>\(entry.recordedAt.iso8601)</td>"
                 html += "<td>\(escape(what))</td><td>\(escape(by))</td><td>\(escape(why))</td></tr>\n"
             }
             html += "</table>\n"
@@ -70,11 +73,13 @@ public enum HistoryPage {
 
     static func row(_ entry: LedgerEntry, ledger: Ledger) -> String {
         let record = entry.record
-        let notification = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(separator: " / ")
+        let notification = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(
+            separator: " / ")
         let evidence: String
         if let sha = record.evidence {
             let present = (try? ledger.log.evidence(sha)) != nil
-            evidence = present
+            evidence =
+                present
                 ? "<span class=\"ok\">signed original kept</span> <span class=\"mono\">\(Hex.encode(sha.prefix(6)))…</span>"
                 : "<span class=\"bad\">evidence missing</span>"
         } else if record.source == .legacyReceipt {

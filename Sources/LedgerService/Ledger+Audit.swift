@@ -92,7 +92,9 @@ extension Ledger {
     }
 
     /// The record a signed original maps to, verified from scratch (every nested signature too).
-    static func rederive(_ source: RecordSource, from bytes: [UInt8], verifier: SignedDataVerifier) throws -> LedgerRecord {
+    static func rederive(_ source: RecordSource, from bytes: [UInt8], verifier: SignedDataVerifier) throws
+        -> LedgerRecord
+    {
         let text = String(decoding: bytes, as: UTF8.self)
         switch source {
         case .notification:
@@ -107,10 +109,13 @@ extension Ledger {
         case .subscriptionStatus:
             let item = try LastTransactionStatus(json: try JSONValue.parse(bytes), path: "evidence")
             guard let signed = item.signedTransactionInfo else {
-                throw AppStoreError(.missingField, "the evidence has no signedTransactionInfo", path: "signedTransactionInfo")
+                throw AppStoreError(
+                    .missingField, "the evidence has no signedTransactionInfo", path: "signedTransactionInfo")
             }
             let transaction = try TransactionPayload(json: try verifier.verifyTransaction(signed))
-            let renewal = try item.signedRenewalInfo.map { try RenewalInfoPayload(json: try verifier.verifyRenewalInfo($0)) }
+            let renewal = try item.signedRenewalInfo.map {
+                try RenewalInfoPayload(json: try verifier.verifyRenewalInfo($0))
+            }
             return try LedgerRecord(status: item, transaction: transaction, renewal: renewal, evidence: nil)
         default:
             throw AppStoreError(.invalidValue, "records from \(source) carry no signed evidence", path: "source")

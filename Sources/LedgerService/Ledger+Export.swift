@@ -67,11 +67,13 @@ extension Ledger {
             }
             if let sha = record.evidence {
                 guard let text = line["evidence"]?["signedPayload"]?.string else {
-                    throw ServiceError(.invalidInput, "\(where_): the record references evidence the line does not carry")
+                    throw ServiceError(
+                        .invalidInput, "\(where_): the record references evidence the line does not carry")
                 }
                 let bytes = Array(text.utf8)
                 guard SHA256.hash(bytes) == sha else {
-                    throw ServiceError(.invalidInput, "\(where_): the evidence does not hash to what the record references")
+                    throw ServiceError(
+                        .invalidInput, "\(where_): the evidence does not hash to what the record references")
                 }
                 evidence.append(bytes)
             }

@@ -1,6 +1,6 @@
 import LedgerCore
-import LedgerLog
 import LedgerCrypto
+import LedgerLog
 
 /// Operator records: links and corrections. They never rewrite history; they are facts of their own,
 /// appended with a content key so that running the same command twice appends once.
@@ -12,7 +12,9 @@ extension Ledger {
         let subject: Subject
         switch owner {
         case .user(let id):
-            subject = Subject(originalTransactionId: originalTransactionId, appAccountToken: AccountToken.token(forUser: id), userId: id)
+            subject = Subject(
+                originalTransactionId: originalTransactionId, appAccountToken: AccountToken.token(forUser: id),
+                userId: id)
         case .account(let token):
             subject = Subject(originalTransactionId: originalTransactionId, appAccountToken: token)
         case .originalTransaction:
@@ -37,7 +39,8 @@ extension Ledger {
         }
         var parts = ["correction", "\(query)", reason, operatorName]
         switch action {
-        case .grant(let product, let from, let until): parts += ["grant", product, "\(from.milliseconds)", "\(until.milliseconds)"]
+        case .grant(let product, let from, let until):
+            parts += ["grant", product, "\(from.milliseconds)", "\(until.milliseconds)"]
         case .revoke(let from): parts += ["revoke", "\(from.milliseconds)"]
         }
         let record = LedgerRecord(
@@ -49,7 +52,8 @@ extension Ledger {
     func boundEnvironment() throws(ServiceError) -> LedgerEnvironment {
         guard let environment else {
             throw ServiceError(
-                .invalidInput, "the data directory \(log.path) holds no records yet, so it has no environment to correct")
+                .invalidInput,
+                "the data directory \(log.path) holds no records yet, so it has no environment to correct")
         }
         return environment
     }

@@ -51,9 +51,11 @@ extension Ledger {
                     let evidence = item.evidencePayload
                     do {
                         guard let signedTransaction = item.signedTransactionInfo else {
-                            throw AppStoreError(.missingField, "the item has no signedTransactionInfo", path: "signedTransactionInfo")
+                            throw AppStoreError(
+                                .missingField, "the item has no signedTransactionInfo", path: "signedTransactionInfo")
                         }
-                        let transaction = try TransactionPayload(json: try verifier.verifyTransaction(signedTransaction))
+                        let transaction = try TransactionPayload(
+                            json: try verifier.verifyTransaction(signedTransaction))
                         let renewal = try item.signedRenewalInfo.map { (signed: String) throws -> RenewalInfoPayload in
                             try RenewalInfoPayload(json: try verifier.verifyRenewalInfo(signed))
                         }

@@ -99,7 +99,8 @@ public final class Ledger: Sendable {
                 record: try LedgerRecord(decoding: record.payload))
         } catch {
             throw ServiceError(
-                .damaged, "record \(record.seq) in \(record.segment) at byte \(record.offset) does not decode: \(error)")
+                .damaged, "record \(record.seq) in \(record.segment) at byte \(record.offset) does not decode: \(error)"
+            )
         }
     }
 
@@ -158,7 +159,8 @@ public final class Ledger: Sendable {
             fold.subscriptions(in: entries, at: .distantFuture, knownAt: nil)
                 .filter { $0.owner.matches(query) }.map(\.state.originalTransactionId))
         return entries.filter { entry in
-            if let otid = entry.record.subject.originalTransactionId ?? entry.record.transaction?.originalTransactionId {
+            if let otid = entry.record.subject.originalTransactionId ?? entry.record.transaction?.originalTransactionId
+            {
                 return owned.contains(otid) || entry.record.subject.matches(query)
             }
             return entry.record.subject.matches(query)

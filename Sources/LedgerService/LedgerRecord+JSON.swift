@@ -32,7 +32,8 @@ extension NotificationFacts {
     /// The notification envelope as JSON.
     public var json: JSONValue {
         var object: JSONObject = [
-            "notificationType": .string(type), "notificationUUID": .string(uuid), "signedDate": .string(signedDate.iso8601),
+            "notificationType": .string(type), "notificationUUID": .string(uuid),
+            "signedDate": .string(signedDate.iso8601),
         ]
         object.set("subtype", subtype.map(JSONValue.string))
         object.set("status", status.map(JSONValue.int))

@@ -1,7 +1,7 @@
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fresh directory under /tmp for one test, removed (without forking) when released.

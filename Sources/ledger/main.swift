@@ -1,7 +1,7 @@
 import LedgerCLI
 
 #if canImport(Glibc)
-  import Glibc
+    import Glibc
 #endif
 
 exit(LedgerMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LedgerCore
 import LedgerJSON
 import LedgerLog
 import LedgerTesting
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `ledger audit`: every evidence payload re-verified, every chain link checked.
 @Suite struct AuditCommandTests {
@@ -19,7 +20,8 @@ import Testing
                 transaction: TestPKI.Payloads.transaction(transactionId: "40000000000\(1000 + i)"))
             lines.append(String(decoding: TestPKI.body(signed), as: UTF8.self))
         }
-        let result = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", lines)])
+        let result = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", lines)])
         #expect(result.code == 0, "\(result.err)")
     }
 
@@ -60,8 +62,12 @@ import Testing
         // Change one character of the framed idempotency key (body bytes 20…) and recompute the frame's CRC,
         // as a careful forger would: only the hash chain can tell.
         bytes[offset + 8 + 20 + 3] ^= 0x01
-        let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
-        let crc = CRC32C.update(CRC32C.checksum(bytes[offset..<(offset + 4)]), Array(bytes[(offset + 8)..<(offset + 8 + length)]).withUnsafeBytes { $0 })
+        let length = Int(
+            UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
+                bytes[offset + 3]) << 24)
+        let crc = CRC32C.update(
+            CRC32C.checksum(bytes[offset..<(offset + 4)]),
+            Array(bytes[(offset + 8)..<(offset + 8 + length)]).withUnsafeBytes { $0 })
         for i in 0..<4 { bytes[offset + 4 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         write(segment, bytes: bytes)
         let result = ledger(audit)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LedgerCLI
 import LedgerJSON
 import LedgerTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs `ledger` in-process with captured output.
 struct CommandResult {

@@ -19,20 +19,25 @@ import Testing
         #expect(quarantine.json?.array?.count == 2)
         #expect(quarantine.json?.array?.allSatisfy { $0["status"] == "INVALID_JWT_FORMAT" } == true)
 
-        let again = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("again.jsonl", [good])])
+        let again = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("again.jsonl", [good])])
         #expect(again.code == 0)
         #expect(again.json == .object(["accepted": 0, "duplicates": 1, "rejected": 0]))
     }
 
     @Test func stateJSONHasTheContractShape() throws {
         let signed = try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY")
-        _ = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", [body(signed)])])
-        let result = ledger(["state", "--data", workspace.data, "--user", "42", "--at", "2026-03-02T00:00:00Z", "--json"])
+        _ = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", [body(signed)])])
+        let result = ledger([
+            "state", "--data", workspace.data, "--user", "42", "--at", "2026-03-02T00:00:00Z", "--json",
+        ])
         #expect(result.code == 0, "\(result.err)")
         let state = try #require(result.json)
-        #expect(state.object?.keys == [
-            "userId", "appAccountToken", "at", "knownAt", "entitled", "deviceLimit", "status", "subscriptions",
-        ])
+        #expect(
+            state.object?.keys == [
+                "userId", "appAccountToken", "at", "knownAt", "entitled", "deviceLimit", "status", "subscriptions",
+            ])
         #expect(state["userId"] == 42)
         #expect(state["appAccountToken"] == "0000002a-0000-0000-0000-000000000000")
         #expect(state["at"] == "2026-03-02T00:00:00Z")
@@ -40,10 +45,12 @@ import Testing
         #expect(state["entitled"] == true)
         #expect(state["deviceLimit"] == 3)
         let subscription = try #require(state["subscriptions"]?.array?.first)
-        #expect(subscription.object?.keys == [
-            "originalTransactionId", "productId", "productKnown", "devices", "period", "status", "since", "expiresAt",
-            "gracePeriodExpiresAt", "autoRenew", "pendingProductId", "lastSeq",
-        ])
+        #expect(
+            subscription.object?.keys == [
+                "originalTransactionId", "productId", "productKnown", "devices", "period", "status", "since",
+                "expiresAt",
+                "gracePeriodExpiresAt", "autoRenew", "pendingProductId", "lastSeq",
+            ])
         #expect(subscription["lastSeq"] == 1)
 
         let unknown = ledger(["state", "--data", workspace.data, "--user", "7", "--json"])
@@ -53,20 +60,25 @@ import Testing
     }
 
     @Test func refusesToVerifyWithoutATrustRoot() {
-        let result = ledger(["ingest", "--data", workspace.data, "--environment", "sandbox", workspace.file("e.jsonl", [])])
+        let result = ledger([
+            "ingest", "--data", workspace.data, "--environment", "sandbox", workspace.file("e.jsonl", []),
+        ])
         #expect(result.code == 64)
         #expect(result.err.hasPrefix("error: no trust root"))
     }
 
     @Test func productionNeedsTheAppAppleId() {
-        let result = ledger(["ingest", "--data", workspace.data, "--environment", "production", "--trust-root", workspace.root])
+        let result = ledger([
+            "ingest", "--data", workspace.data, "--environment", "production", "--trust-root", workspace.root,
+        ])
         #expect(result.code == 64)
         #expect(result.err.contains("--app-apple-id"))
     }
 
     @Test func aDataDirectoryKeepsItsEnvironment() throws {
         let signed = try workspace.pki.signedNotification()
-        _ = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", [body(signed)])])
+        _ = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", [body(signed)])])
         let result = ledger([
             "ingest", "--data", workspace.data, "--environment", "production", "--app-apple-id", "1234567890",
             "--trust-root", workspace.root, workspace.file("p.jsonl", []),

@@ -13,7 +13,8 @@ import Testing
                 transaction: TestPKI.Payloads.transaction(transactionId: "30000000000\(1000 + i)"))
             lines.append(String(decoding: TestPKI.body(signed), as: UTF8.self))
         }
-        let result = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", lines)])
+        let result = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", lines)])
         #expect(result.code == 0, "\(result.err)")
     }
 
@@ -56,9 +57,10 @@ import Testing
         #expect(result.code == 0, "\(result.err)")
         let entries = try #require(result.json?.array)
         #expect(entries.count == 3)
-        for key in ["seq", "recordedAt", "effectiveAt", "kind", "notificationType", "subtype", "notificationUUID",
-            "originalTransactionId", "transactionId", "productId"]
-        {
+        for key in [
+            "seq", "recordedAt", "effectiveAt", "kind", "notificationType", "subtype", "notificationUUID",
+            "originalTransactionId", "transactionId", "productId",
+        ] {
             #expect(entries.allSatisfy { $0[key] != nil }, "missing \(key)")
         }
         #expect(entries.first?["kind"] == "renewal")

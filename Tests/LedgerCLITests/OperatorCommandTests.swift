@@ -8,7 +8,8 @@ import Testing
 
     func ingest(token: String? = "0000002a-0000-0000-0000-000000000000") throws {
         let transaction = TestPKI.Payloads.transaction(appAccountToken: token)
-        let signed = try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", transaction: transaction)
+        let signed = try workspace.pki.signedNotification(
+            type: "SUBSCRIBED", subtype: "INITIAL_BUY", transaction: transaction)
         let file = workspace.file("in.jsonl", [String(decoding: TestPKI.body(signed), as: UTF8.self)])
         #expect(ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [file]).code == 0)
     }
@@ -63,7 +64,9 @@ import Testing
         ])
         #expect(link.code == 0, "\(link.err)")
         #expect(deviceLimit(["--user", "7"], at: at) == 3)
-        let state = ledger(["state", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--json"])
+        let state = ledger([
+            "state", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--json",
+        ])
         #expect(state.json?["userId"] == 7)
     }
 

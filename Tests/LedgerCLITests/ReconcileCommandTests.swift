@@ -25,13 +25,16 @@ import Testing
         #expect(again.json == .object(["appended": 0, "alreadyKnown": 2, "rejected": 0]))
         // The same transaction re-signed later (Apple signs every API response anew) is no news either.
         let resigned = try workspace.pki.sign(
-            TestPKI.Payloads.transaction(transactionId: "2000000000000002", signedDate: TestPKI.Payloads.signedDate + 5_000))
+            TestPKI.Payloads.transaction(
+                transactionId: "2000000000000002", signedDate: TestPKI.Payloads.signedDate + 5_000))
         let page2 = workspace.file(
             "history2.json",
             [JSONValue.object(["signedTransactions": [.string(resigned)], "environment": "Sandbox"]).serialized()])
         let third = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page2])
         #expect(third.json == .object(["appended": 0, "alreadyKnown": 1, "rejected": 0]))
-        let state = ledger(["state", "--data", workspace.data, "--user", "42", "--at", "2026-03-02T00:00:00Z", "--json"])
+        let state = ledger([
+            "state", "--data", workspace.data, "--user", "42", "--at", "2026-03-02T00:00:00Z", "--json",
+        ])
         #expect(state.json?["deviceLimit"] == 3)
     }
 
@@ -39,11 +42,14 @@ import Testing
         let stranger = try TestPKI()
         let forged = try stranger.sign(TestPKI.Payloads.transaction(transactionId: "2000000000000009"))
         let page = workspace.file(
-            "forged.json", [JSONValue.object(["signedTransactions": [.string(forged)], "environment": "Sandbox"]).serialized()])
+            "forged.json",
+            [JSONValue.object(["signedTransactions": [.string(forged)], "environment": "Sandbox"]).serialized()])
         let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page])
         #expect(result.code == 1)
         #expect(result.json == .object(["appended": 0, "alreadyKnown": 0, "rejected": 1]))
-        #expect(ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.first?["status"] == "VERIFICATION_FAILURE")
+        #expect(
+            ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.first?["status"]
+                == "VERIFICATION_FAILURE")
     }
 
     @Test func legacyReceiptsImportAsUnsignedFactsIncluding21006() throws {
@@ -58,10 +64,13 @@ import Testing
         let first = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])
         #expect(first.code == 0, "\(first.err)")
         #expect(first.json?["appended"] == 1)
-        #expect(ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file]).json?["appended"] == 0)
+        #expect(
+            ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file]).json?["appended"] == 0)
         let history = ledger(["history", "--data", workspace.data, "--user", "99", "--json"])
         #expect(history.json?.array?.first?["source"] == "legacyReceipt")
-        let state = ledger(["state", "--data", workspace.data, "--user", "99", "--at", "2026-02-15T00:00:00Z", "--json"])
+        let state = ledger([
+            "state", "--data", workspace.data, "--user", "99", "--at", "2026-02-15T00:00:00Z", "--json",
+        ])
         #expect(state.json?["deviceLimit"] == 2)
     }
 

@@ -4,7 +4,9 @@ import Testing
 
 extension Lifecycle {
     /// Verifies every check against a fold of `entries` (by default the lifecycle's own).
-    func verify(_ fold: EntitlementFold, entries: [LedgerEntry]? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    func verify(
+        _ fold: EntitlementFold, entries: [LedgerEntry]? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for check in checks {
             let state = fold.state(
                 of: check.query ?? query, entries: entries ?? self.entries, at: check.at, knownAt: check.knownAt)

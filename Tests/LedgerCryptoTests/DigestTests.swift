@@ -3,32 +3,32 @@ import Testing
 
 @Suite("Digests")
 struct DigestTests {
-  @Test(arguments: [
-    (DigestAlgorithm.sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-    (
-      DigestAlgorithm.sha384,
-      "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"
-    ),
-  ])
-  func knownAnswerForABC(algorithm: DigestAlgorithm, expected: String) {
-    let digest = algorithm.hash(Array("abc".utf8))
-    #expect(digest.count == algorithm.byteCount)
-    #expect(Hex.encode(digest) == expected)
-  }
+    @Test(arguments: [
+        (DigestAlgorithm.sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            DigestAlgorithm.sha384,
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"
+        ),
+    ])
+    func knownAnswerForABC(algorithm: DigestAlgorithm, expected: String) {
+        let digest = algorithm.hash(Array("abc".utf8))
+        #expect(digest.count == algorithm.byteCount)
+        #expect(Hex.encode(digest) == expected)
+    }
 
-  @Test func incrementalSHA256MatchesOneShot() {
-    let message = Array("the ledger appends every verified notification".utf8)
-    var hasher = SHA256()
-    hasher.update(message[..<10])
-    hasher.update(message[10...])
-    #expect(hasher.finalize() == SHA256.hash(message))
-  }
+    @Test func incrementalSHA256MatchesOneShot() {
+        let message = Array("the ledger appends every verified notification".utf8)
+        var hasher = SHA256()
+        hasher.update(message[..<10])
+        hasher.update(message[10...])
+        #expect(hasher.finalize() == SHA256.hash(message))
+    }
 
-  @Test func hexRoundTripsAndRejectsGarbage() {
-    let bytes: [UInt8] = [0x00, 0x7F, 0x80, 0xFF, 0x3A]
-    #expect(Hex.decode(Hex.encode(bytes)) == bytes)
-    #expect(Hex.decode("ABcd") == [0xAB, 0xCD])
-    #expect(Hex.decode("abc") == nil)
-    #expect(Hex.decode("zz") == nil)
-  }
+    @Test func hexRoundTripsAndRejectsGarbage() {
+        let bytes: [UInt8] = [0x00, 0x7F, 0x80, 0xFF, 0x3A]
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        #expect(Hex.decode("ABcd") == [0xAB, 0xCD])
+        #expect(Hex.decode("abc") == nil)
+        #expect(Hex.decode("zz") == nil)
+    }
 }

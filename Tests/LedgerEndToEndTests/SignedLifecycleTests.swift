@@ -15,7 +15,8 @@ import Testing
     func deliver(_ records: [LedgerRecord], into directory: TemporaryDirectory) throws -> Ledger {
         let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)
         let pipeline = IngestPipeline(
-            ledger: ledger, verifier: try TestPKI.shared.verifier(), quarantine: Quarantine(dataDirectory: directory.path))
+            ledger: ledger, verifier: try TestPKI.shared.verifier(),
+            quarantine: Quarantine(dataDirectory: directory.path))
         for record in records {
             if let body = try encoder.body(for: record) {
                 let result = try pipeline.ingest(body: body)

@@ -36,20 +36,27 @@ import Testing
     func ledger() throws -> Ledger {
         let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)
         let records = [
-            Self.record(user: 1, otid: "1", txn: "11", product: "com.visla.gps.monthly_1", type: "SUBSCRIBED",
+            Self.record(
+                user: 1, otid: "1", txn: "11", product: "com.visla.gps.monthly_1", type: "SUBSCRIBED",
                 subtype: "INITIAL_BUY", purchase: "2026-01-01", expires: "2026-02-01", price: 4900),
-            Self.record(user: 1, otid: "1", txn: "12", product: "com.visla.gps.monthly_1", type: "DID_RENEW",
+            Self.record(
+                user: 1, otid: "1", txn: "12", product: "com.visla.gps.monthly_1", type: "DID_RENEW",
                 purchase: "2026-02-01", expires: "2026-03-01", price: 4900, reason: "RENEWAL"),
-            Self.record(user: 1, otid: "1", txn: "13", product: "com.visla.gps.monthly_1", type: "DID_RENEW",
+            Self.record(
+                user: 1, otid: "1", txn: "13", product: "com.visla.gps.monthly_1", type: "DID_RENEW",
                 purchase: "2026-03-01", expires: "2026-04-01", price: 4900, reason: "RENEWAL"),
-            Self.record(user: 2, otid: "2", txn: "21", product: "com.visla.gps.annual_2", type: "SUBSCRIBED",
+            Self.record(
+                user: 2, otid: "2", txn: "21", product: "com.visla.gps.annual_2", type: "SUBSCRIBED",
                 subtype: "INITIAL_BUY", purchase: "2026-01-10", expires: "2027-01-10", price: 70000),
-            Self.record(user: 2, otid: "2", txn: "21", product: "com.visla.gps.annual_2", type: "REFUND",
+            Self.record(
+                user: 2, otid: "2", txn: "21", product: "com.visla.gps.annual_2", type: "REFUND",
                 purchase: "2026-01-10", expires: "2027-01-10", price: 70000, revoked: "2026-01-20",
                 signed: "2026-01-20"),
-            Self.record(user: 3, otid: "3", txn: "31", product: "com.visla.gps.monthly_3", type: "SUBSCRIBED",
+            Self.record(
+                user: 3, otid: "3", txn: "31", product: "com.visla.gps.monthly_3", type: "SUBSCRIBED",
                 subtype: "INITIAL_BUY", purchase: "2026-02-05", expires: "2026-03-05", price: 11700),
-            Self.record(user: 3, otid: "3", txn: "32", product: "com.visla.gps.monthly_5", type: "DID_CHANGE_RENEWAL_PREF",
+            Self.record(
+                user: 3, otid: "3", txn: "32", product: "com.visla.gps.monthly_5", type: "DID_CHANGE_RENEWAL_PREF",
                 subtype: "UPGRADE", purchase: "2026-02-15", expires: "2026-03-15", price: 19500),
         ]
         _ = try ledger.append(records.map { ($0, nil) })
@@ -57,30 +64,37 @@ import Testing
     }
 
     func rows(_ table: ReportTable) -> [[String]] {
-        table.rows.map { $0.map { cell in
-            switch cell {
-            case .text(let text): return text
-            case .integer(let value): return String(value)
-            case .amount(let value): return Money.decimalString(milliunits: value)
-            case .ratio(let value): return String(value)
+        table.rows.map {
+            $0.map { cell in
+                switch cell {
+                case .text(let text): return text
+                case .integer(let value): return String(value)
+                case .amount(let value): return Money.decimalString(milliunits: value)
+                case .ratio(let value): return String(value)
+                }
             }
-        } }
+        }
     }
 
     @Test func salesByMonth() throws {
         let ledger = try ledger()
         defer { ledger.log.close() }
-        let table = try ledger.report(.sales, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .month))
-        #expect(table.columns == ["period", "productId", "purchases", "renewals", "upgrades", "downgrades", "refunds",
-            "sales", "refunded", "net", "currency"])
-        #expect(rows(table) == [
-            ["2026-01", "com.visla.gps.annual_2", "1", "0", "0", "0", "1", "70.00", "70.00", "0.00", "EUR"],
-            ["2026-01", "com.visla.gps.monthly_1", "1", "0", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
-            ["2026-02", "com.visla.gps.monthly_1", "0", "1", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
-            ["2026-02", "com.visla.gps.monthly_3", "1", "0", "0", "0", "0", "11.70", "0.00", "11.70", "EUR"],
-            ["2026-02", "com.visla.gps.monthly_5", "0", "0", "1", "0", "0", "19.50", "0.00", "19.50", "EUR"],
-            ["2026-03", "com.visla.gps.monthly_1", "0", "1", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
-        ])
+        let table = try ledger.report(
+            .sales, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .month))
+        #expect(
+            table.columns == [
+                "period", "productId", "purchases", "renewals", "upgrades", "downgrades", "refunds",
+                "sales", "refunded", "net", "currency",
+            ])
+        #expect(
+            rows(table) == [
+                ["2026-01", "com.visla.gps.annual_2", "1", "0", "0", "0", "1", "70.00", "70.00", "0.00", "EUR"],
+                ["2026-01", "com.visla.gps.monthly_1", "1", "0", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
+                ["2026-02", "com.visla.gps.monthly_1", "0", "1", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
+                ["2026-02", "com.visla.gps.monthly_3", "1", "0", "0", "0", "0", "11.70", "0.00", "11.70", "EUR"],
+                ["2026-02", "com.visla.gps.monthly_5", "0", "0", "1", "0", "0", "19.50", "0.00", "19.50", "EUR"],
+                ["2026-03", "com.visla.gps.monthly_1", "0", "1", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
+            ])
     }
 
     @Test func activeSubscriptionsAndDevicesPerDay() throws {
@@ -109,20 +123,28 @@ import Testing
         defer { ledger.log.close() }
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-03-01"), unit: .month)
         // January: only user 1 is entitled at 01-01; February: only user 1 at 02-01 (user 3 starts 02-05).
-        #expect(rows(try ledger.report(.churn, period: period)) == [["2026-01", "1", "0", "0.0"], ["2026-02", "1", "0", "0.0"]])
+        #expect(
+            rows(try ledger.report(.churn, period: period)) == [
+                ["2026-01", "1", "0", "0.0"], ["2026-02", "1", "0", "0.0"],
+            ])
         let april = ReportPeriod(from: Self.at("2026-03-10"), to: Self.at("2026-04-10"), unit: .month)
         // Buckets [03-10, 04-01) and [04-01, 04-10). At 03-10: user 1 (until 04-01, exclusive) and user 3
         // (monthly_5 until 03-15); neither is entitled at 04-01. Nobody is entitled at 04-01.
-        #expect(rows(try ledger.report(.churn, period: april)) == [["2026-03", "2", "2", "1.0"], ["2026-04", "0", "0", "0.0"]])
+        #expect(
+            rows(try ledger.report(.churn, period: april)) == [
+                ["2026-03", "2", "2", "1.0"], ["2026-04", "0", "0", "0.0"],
+            ])
     }
 
     @Test func eventsAreOneRowPerRecord() throws {
         let ledger = try ledger()
         defer { ledger.log.close() }
-        let table = try ledger.report(.events, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .day))
+        let table = try ledger.report(
+            .events, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .day))
         let events = rows(table)
         #expect(events.count == 7)
-        #expect(events.map { $0[2] } == ["purchase", "purchase", "refund", "renewal", "purchase", "upgrade", "renewal"])
+        #expect(
+            events.map { $0[2] } == ["purchase", "purchase", "refund", "renewal", "purchase", "upgrade", "renewal"])
         #expect(events[2][8] == "-70.00")
         #expect(table.csv.hasPrefix("date,seq,event,"))
         #expect(table.svg().hasPrefix("<svg"))

@@ -1,51 +1,51 @@
 #if canImport(Glibc)
-  import Glibc
+    import Glibc
 #elseif canImport(Musl)
-  import Musl
+    import Musl
 #endif
 
 /// Bytes as a dictionary key, hashed in one pass over the raw buffer and compared with `memcmp`
 /// (an `[UInt8]` key hashes element by element, several times slower for certificate-sized keys).
 struct ByteKey: Hashable, Sendable {
-  let bytes: [UInt8]
+    let bytes: [UInt8]
 
-  init<C: Collection<UInt8>>(_ bytes: C) { self.bytes = Array(bytes) }
+    init<C: Collection<UInt8>>(_ bytes: C) { self.bytes = Array(bytes) }
 
-  func hash(into hasher: inout Hasher) {
-    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-  }
-
-  static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
-    guard lhs.bytes.count == rhs.bytes.count else { return false }
-    return lhs.bytes.withUnsafeBytes { left in
-      rhs.bytes.withUnsafeBytes { right in
-        left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-      }
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
-  }
+
+    static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
+        guard lhs.bytes.count == rhs.bytes.count else { return false }
+        return lhs.bytes.withUnsafeBytes { left in
+            rhs.bytes.withUnsafeBytes { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
+    }
 }
 
 /// A bounded first-in-first-out map, the shape of the verifier's caches. Not thread-safe by
 /// itself: owners keep it in a `Mutex`.
 struct BoundedCache<Value: Sendable>: Sendable {
-  private let capacity: Int
-  private var entries: [ByteKey: Value] = [:]
-  private var order: [ByteKey] = []
-  /// Values dropped to stay within the capacity.
-  private(set) var evictions = 0
+    private let capacity: Int
+    private var entries: [ByteKey: Value] = [:]
+    private var order: [ByteKey] = []
+    /// Values dropped to stay within the capacity.
+    private(set) var evictions = 0
 
-  init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int) { self.capacity = max(1, capacity) }
 
-  var count: Int { entries.count }
+    var count: Int { entries.count }
 
-  subscript(key: ByteKey) -> Value? { entries[key] }
+    subscript(key: ByteKey) -> Value? { entries[key] }
 
-  mutating func insert(_ value: Value, for key: ByteKey) {
-    guard entries.updateValue(value, forKey: key) == nil else { return }
-    order.append(key)
-    while order.count > capacity {
-      entries[order.removeFirst()] = nil
-      evictions += 1
+    mutating func insert(_ value: Value, for key: ByteKey) {
+        guard entries.updateValue(value, forKey: key) == nil else { return }
+        order.append(key)
+        while order.count > capacity {
+            entries[order.removeFirst()] = nil
+            evictions += 1
+        }
     }
-  }
 }

@@ -4,9 +4,9 @@ import LedgerJSON
 import Synchronization
 
 #if canImport(Glibc)
-  import Glibc
+    import Glibc
 #elseif canImport(Musl)
-  import Musl
+    import Musl
 #endif
 
 /// Verifies and decodes data signed by the App Store — notifications, transactions, renewal info —
@@ -22,136 +22,134 @@ import Synchronization
 ///
 /// Thread-safe: the only shared state is the chain cache, behind a mutex.
 public final class SignedDataVerifier: Sendable {
-  /// What this verifier trusts and expects.
-  public let configuration: VerifierConfiguration
-  private let chainVerifier: ChainVerifier?
-  private let headers = Mutex(BoundedCache<SigningHeader>(capacity: 64))
-  private let now: @Sendable () -> Int64
+    /// What this verifier trusts and expects.
+    public let configuration: VerifierConfiguration
+    private let chainVerifier: ChainVerifier?
+    private let headers = Mutex(BoundedCache<SigningHeader>(capacity: 64))
+    private let now: @Sendable () -> Int64
 
-  /// Creates a verifier. Trust roots are required unless the environment skips signatures; an
-  /// empty or unparsable root list is `INVALID_CERTIFICATE`.
-  ///
-  /// - Parameter now: the current time in milliseconds, used when a payload has no `signedDate`.
-  public init(
-    configuration: VerifierConfiguration,
-    now: @escaping @Sendable () -> Int64 = SignedDataVerifier.currentTimeMilliseconds
-  ) throws(VerificationError) {
-    self.configuration = configuration
-    self.now = now
-    if configuration.skipsSignatureVerification && configuration.rootCertificates.isEmpty {
-      self.chainVerifier = nil
-    } else {
-      self.chainVerifier = try ChainVerifier(rootCertificates: configuration.rootCertificates)
+    /// Creates a verifier. Trust roots are required unless the environment skips signatures; an
+    /// empty or unparsable root list is `INVALID_CERTIFICATE`.
+    ///
+    /// - Parameter now: the current time in milliseconds, used when a payload has no `signedDate`.
+    public init(
+        configuration: VerifierConfiguration,
+        now: @escaping @Sendable () -> Int64 = SignedDataVerifier.currentTimeMilliseconds
+    ) throws(VerificationError) {
+        self.configuration = configuration
+        self.now = now
+        if configuration.skipsSignatureVerification && configuration.rootCertificates.isEmpty {
+            self.chainVerifier = nil
+        } else {
+            self.chainVerifier = try ChainVerifier(rootCertificates: configuration.rootCertificates)
+        }
     }
-  }
 
-  /// The system clock, in milliseconds since the epoch.
-  @Sendable public static func currentTimeMilliseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-  }
-
-  /// How the chain cache has been used (nil when signatures are skipped and no root is set).
-  public var chainCacheStatistics: ChainCache.Statistics? { chainVerifier?.cacheStatistics }
-
-  /// Verifies a JWS's signature and chain and returns its payload, without the app and
-  /// environment checks (the `verify…` methods add those).
-  public func verifiedPayload(of signedData: String) throws(VerificationError) -> JSONObject {
-    try verify(CompactJWS(signedData), coveredBy: nil)
-  }
-
-  /// Verifies `jws`. When `envelopeHeader` is the header segment of an envelope whose signature
-  /// was verified and covers `jws`, and `jws` carries the same header, the ECDSA step is skipped
-  /// (see `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
-  func verify(_ jws: CompactJWS, coveredBy envelopeHeader: ArraySlice<UInt8>?)
-    throws(VerificationError)
-    -> JSONObject
-  {
-    let signedDate = try SignedFields.signedDate(of: jws.payload)
-    if configuration.skipsSignatureVerification {
-      _ = try jws.decodedHeader()
-      return jws.payload
+    /// The system clock, in milliseconds since the epoch.
+    @Sendable public static func currentTimeMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
-    guard let chainVerifier else {
-      throw VerificationError(
-        .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
+
+    /// How the chain cache has been used (nil when signatures are skipped and no root is set).
+    public var chainCacheStatistics: ChainCache.Statistics? { chainVerifier?.cacheStatistics }
+
+    /// Verifies a JWS's signature and chain and returns its payload, without the app and
+    /// environment checks (the `verify…` methods add those).
+    public func verifiedPayload(of signedData: String) throws(VerificationError) -> JSONObject {
+        try verify(CompactJWS(signedData), coveredBy: nil)
     }
-    let header = try signingHeader(of: jws)
-    let time = signedDate ?? now()
-    let key = try chainVerifier.validatedLeafKey(
-      leaf: header.leaf, intermediate: header.intermediate, at: time)
-    guard key.curve == .p256 else {
-      throw VerificationError(
-        .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
+
+    /// Verifies `jws`. When `envelopeHeader` is the header segment of an envelope whose signature
+    /// was verified and covers `jws`, and `jws` carries the same header, the ECDSA step is skipped
+    /// (see `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
+    func verify(_ jws: CompactJWS, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+        throws(VerificationError)
+        -> JSONObject
+    {
+        let signedDate = try SignedFields.signedDate(of: jws.payload)
+        if configuration.skipsSignatureVerification {
+            _ = try jws.decodedHeader()
+            return jws.payload
+        }
+        guard let chainVerifier else {
+            throw VerificationError(
+                .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
+        }
+        let header = try signingHeader(of: jws)
+        let time = signedDate ?? now()
+        let key = try chainVerifier.validatedLeafKey(
+            leaf: header.leaf, intermediate: header.intermediate, at: time)
+        guard key.curve == .p256 else {
+            throw VerificationError(
+                .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
+        }
+        if let envelopeHeader, envelopeHeader.elementsEqual(jws.headerSegment) { return jws.payload }
+        guard jws.signature.count == 64,
+            let signature = try? ECDSASignature(rawRepresentation: jws.signature),
+            key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
+        else {
+            // Apple's Swift library reports a signature that does not verify as INVALID_JWT_FORMAT.
+            throw VerificationError(
+                .invalidJWTFormat,
+                "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
+                    + " signed by the App Store")
+        }
+        return jws.payload
     }
-    if let envelopeHeader, envelopeHeader.elementsEqual(jws.headerSegment) { return jws.payload }
-    guard jws.signature.count == 64,
-      let signature = try? ECDSASignature(rawRepresentation: jws.signature),
-      key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
-    else {
-      // Apple's Swift library reports a signature that does not verify as INVALID_JWT_FORMAT.
-      throw VerificationError(
-        .invalidJWTFormat,
-        "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
-          + " signed by the App Store")
+
+    /// The checked header of `jws`, from the cache when this exact header was seen before (every JWS
+    /// from one signer carries the same header).
+    private func signingHeader(of jws: CompactJWS) throws(VerificationError) -> SigningHeader {
+        let key = ByteKey(jws.headerSegment)
+        if let cached = headers.withLock({ $0[key] }) { return cached }
+        let header = try SigningHeader(jws.decodedHeader())
+        headers.withLock { $0.insert(header, for: key) }
+        return header
     }
-    return jws.payload
-  }
 
-  /// The checked header of `jws`, from the cache when this exact header was seen before (every JWS
-  /// from one signer carries the same header).
-  private func signingHeader(of jws: CompactJWS) throws(VerificationError) -> SigningHeader {
-    let key = ByteKey(jws.headerSegment)
-    if let cached = headers.withLock({ $0[key] }) { return cached }
-    let header = try SigningHeader(jws.decodedHeader())
-    headers.withLock { $0.insert(header, for: key) }
-    return header
-  }
-
-  /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
-  /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
-  public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue
-  {
-    try verifyTransaction(signedTransaction, coveredBy: nil)
-  }
-
-  func verifyTransaction(_ signedTransaction: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
-    throws(VerificationError) -> JSONValue
-  {
-    let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelopeHeader)
-    let bundleId = try SignedFields.string(payload, "bundleId")
-    if let expected = configuration.bundleId, bundleId != expected {
-      throw VerificationError(
-        .invalidAppIdentifier,
-        "the transaction is for bundle \(SignedFields.quoted(bundleId)), not the configured \"\(expected)\""
-      )
+    /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
+    /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
+    public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue {
+        try verifyTransaction(signedTransaction, coveredBy: nil)
     }
-    try checkEnvironment(try SignedFields.string(payload, "environment"), of: "transaction")
-    return .object(payload)
-  }
 
-  /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
-  public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue
-  {
-    try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil)
-  }
-
-  func verifyRenewalInfo(_ signedRenewalInfo: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
-    throws(VerificationError) -> JSONValue
-  {
-    let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelopeHeader)
-    try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
-    return .object(payload)
-  }
-
-  func checkEnvironment(_ environment: String?, of subject: String) throws(VerificationError) {
-    let expected = configuration.environment.rawValue
-    guard environment == expected else {
-      throw VerificationError(
-        .invalidEnvironment,
-        "the \(subject) comes from the \(SignedFields.quoted(environment)) environment, not the configured"
-          + " \"\(expected)\"; sandbox and production data never mix")
+    func verifyTransaction(_ signedTransaction: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+        throws(VerificationError) -> JSONValue
+    {
+        let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelopeHeader)
+        let bundleId = try SignedFields.string(payload, "bundleId")
+        if let expected = configuration.bundleId, bundleId != expected {
+            throw VerificationError(
+                .invalidAppIdentifier,
+                "the transaction is for bundle \(SignedFields.quoted(bundleId)), not the configured \"\(expected)\""
+            )
+        }
+        try checkEnvironment(try SignedFields.string(payload, "environment"), of: "transaction")
+        return .object(payload)
     }
-  }
+
+    /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
+    public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue {
+        try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil)
+    }
+
+    func verifyRenewalInfo(_ signedRenewalInfo: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+        throws(VerificationError) -> JSONValue
+    {
+        let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelopeHeader)
+        try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
+        return .object(payload)
+    }
+
+    func checkEnvironment(_ environment: String?, of subject: String) throws(VerificationError) {
+        let expected = configuration.environment.rawValue
+        guard environment == expected else {
+            throw VerificationError(
+                .invalidEnvironment,
+                "the \(subject) comes from the \(SignedFields.quoted(environment)) environment, not the configured"
+                    + " \"\(expected)\"; sandbox and production data never mix")
+        }
+    }
 }

@@ -4,43 +4,43 @@ import LedgerJSON
 /// intermediate certificates, DER. `x5c[2]` is never decoded: the root comes from the
 /// configuration.
 struct SigningHeader: Sendable {
-  let leaf: [UInt8]
-  let intermediate: [UInt8]
+    let leaf: [UInt8]
+    let intermediate: [UInt8]
 
-  /// Applies Apple's header rules: an `x5c` array of strings (`INVALID_JWT_FORMAT`), `alg` ES256
-  /// (`INVALID_JWT_FORMAT`), exactly three certificates (`INVALID_CHAIN_LENGTH`), the first two
-  /// standard base64 (`INVALID_CERTIFICATE`).
-  init(_ header: JSONObject) throws(VerificationError) {
-    guard let chain = header["x5c"], !chain.isNull else {
-      throw VerificationError(
-        .invalidJWTFormat,
-        "the JWS header has no x5c certificate chain; App Store data always carries one")
+    /// Applies Apple's header rules: an `x5c` array of strings (`INVALID_JWT_FORMAT`), `alg` ES256
+    /// (`INVALID_JWT_FORMAT`), exactly three certificates (`INVALID_CHAIN_LENGTH`), the first two
+    /// standard base64 (`INVALID_CERTIFICATE`).
+    init(_ header: JSONObject) throws(VerificationError) {
+        guard let chain = header["x5c"], !chain.isNull else {
+            throw VerificationError(
+                .invalidJWTFormat,
+                "the JWS header has no x5c certificate chain; App Store data always carries one")
+        }
+        guard let certificates = chain.array, certificates.allSatisfy({ $0.string != nil }) else {
+            throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
+        }
+        let algorithm = header["alg"]?.string
+        guard algorithm == "ES256" else {
+            throw VerificationError(
+                .invalidJWTFormat,
+                "the JWS algorithm is \(algorithm.map { "\"\($0)\"" } ?? "missing"); App Store data is signed with ES256"
+            )
+        }
+        // Apple's Swift library reports a wrong x5c count as INVALID_JWT_FORMAT; Python and Java say
+        // INVALID_CHAIN_LENGTH, and so does the ledger's contract, which is the more useful name.
+        guard certificates.count == 3 else {
+            throw VerificationError(
+                .invalidChainLength,
+                "the JWS header's x5c holds \(certificates.count) certificates; App Store data carries exactly 3"
+                    + " (leaf, intermediate, root)")
+        }
+        guard let leaf = Base64.decode(certificates[0].string ?? ""),
+            let intermediate = Base64.decode(certificates[1].string ?? "")
+        else {
+            throw VerificationError(
+                .invalidCertificate, "a certificate in the JWS header's x5c is not base64")
+        }
+        self.leaf = leaf
+        self.intermediate = intermediate
     }
-    guard let certificates = chain.array, certificates.allSatisfy({ $0.string != nil }) else {
-      throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
-    }
-    let algorithm = header["alg"]?.string
-    guard algorithm == "ES256" else {
-      throw VerificationError(
-        .invalidJWTFormat,
-        "the JWS algorithm is \(algorithm.map { "\"\($0)\"" } ?? "missing"); App Store data is signed with ES256"
-      )
-    }
-    // Apple's Swift library reports a wrong x5c count as INVALID_JWT_FORMAT; Python and Java say
-    // INVALID_CHAIN_LENGTH, and so does the ledger's contract, which is the more useful name.
-    guard certificates.count == 3 else {
-      throw VerificationError(
-        .invalidChainLength,
-        "the JWS header's x5c holds \(certificates.count) certificates; App Store data carries exactly 3"
-          + " (leaf, intermediate, root)")
-    }
-    guard let leaf = Base64.decode(certificates[0].string ?? ""),
-      let intermediate = Base64.decode(certificates[1].string ?? "")
-    else {
-      throw VerificationError(
-        .invalidCertificate, "a certificate in the JWS header's x5c is not base64")
-    }
-    self.leaf = leaf
-    self.intermediate = intermediate
-  }
 }

@@ -58,7 +58,8 @@ extension ReportBuilder {
                 transaction.revocationType != "FAMILY_REVOKE", let index = bucket(of: revoked)
             {
                 let key = SalesKey(bucket: index, productId: transaction.productId, currency: currency)
-                let share = transaction.revocationType == "REFUND_PRORATED"
+                let share =
+                    transaction.revocationType == "REFUND_PRORATED"
                     ? Int64(transaction.revocationPercentage ?? 100_000) : 100_000
                 sales[key, default: SalesRow()].refunds += 1
                 sales[key, default: SalesRow()].refunded += price * share / 100_000
@@ -80,7 +81,9 @@ extension ReportBuilder {
         for entry in entries {
             guard let transaction = entry.record.transaction else { continue }
             let id = transaction.transactionId
-            if let current = latest[id], (current.facts.signedDate, current.key) >= (transaction.signedDate, entry.record.idempotencyKey) {
+            if let current = latest[id],
+                (current.facts.signedDate, current.key) >= (transaction.signedDate, entry.record.idempotencyKey)
+            {
             } else {
                 latest[id] = (transaction, entry.record.idempotencyKey)
             }

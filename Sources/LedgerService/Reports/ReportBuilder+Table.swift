@@ -25,7 +25,8 @@ extension ReportBuilder {
                         .text(record.notification?.subtype ?? ""),
                         .text(record.transaction?.productId ?? record.renewal?.autoRenewProductId ?? ""), .text(owner),
                         .text(record.subject.originalTransactionId ?? record.transaction?.originalTransactionId ?? ""),
-                        amount.map(ReportTable.Cell.amount) ?? .text(""), .text(amount == nil ? "" : record.transaction?.currency ?? ""),
+                        amount.map(ReportTable.Cell.amount) ?? .text(""),
+                        .text(amount == nil ? "" : record.transaction?.currency ?? ""),
                     ]
                 ))
         }
@@ -37,34 +38,45 @@ extension ReportBuilder {
         case .sales:
             let rows = sales.sorted { $0.key < $1.key }.map { key, row -> [ReportTable.Cell] in
                 [
-                    .text(period.label(buckets[key.bucket].start)), .text(key.productId), .integer(Int64(row.purchases)),
+                    .text(period.label(buckets[key.bucket].start)), .text(key.productId),
+                    .integer(Int64(row.purchases)),
                     .integer(Int64(row.renewals)), .integer(Int64(row.upgrades)), .integer(Int64(row.downgrades)),
-                    .integer(Int64(row.refunds)), .amount(row.sales), .amount(row.refunded), .amount(row.sales - row.refunded),
+                    .integer(Int64(row.refunds)), .amount(row.sales), .amount(row.refunded),
+                    .amount(row.sales - row.refunded),
                     .text(key.currency),
                 ]
             }
             return ReportTable(
                 kind: kind.rawValue,
-                columns: ["period", "productId", "purchases", "renewals", "upgrades", "downgrades", "refunds", "sales",
-                    "refunded", "net", "currency"], rows: rows)
+                columns: [
+                    "period", "productId", "purchases", "renewals", "upgrades", "downgrades", "refunds", "sales",
+                    "refunded", "net", "currency",
+                ], rows: rows)
         case .events:
             let rows = events.sorted { ($0.at, $0.seq) < ($1.at, $1.seq) }.map(\.cells)
             return ReportTable(
                 kind: kind.rawValue,
-                columns: ["date", "seq", "event", "notificationType", "subtype", "productId", "user",
-                    "originalTransactionId", "amount", "currency"], rows: rows)
+                columns: [
+                    "date", "seq", "event", "notificationType", "subtype", "productId", "user",
+                    "originalTransactionId", "amount", "currency",
+                ], rows: rows)
         case .active:
             let rows = buckets.indices.map { i -> [ReportTable.Cell] in
-                [.text(period.label(buckets[i].start)), .integer(series[i][0]), .integer(series[i][1]), .integer(series[i][3])]
+                [
+                    .text(period.label(buckets[i].start)), .integer(series[i][0]), .integer(series[i][1]),
+                    .integer(series[i][3]),
+                ]
             }
             return ReportTable(
-                kind: kind.rawValue, columns: ["period", "activeSubscriptions", "devicesUnderContract", "inGracePeriod"],
+                kind: kind.rawValue,
+                columns: ["period", "activeSubscriptions", "devicesUnderContract", "inGracePeriod"],
                 rows: rows)
         case .mrr:
             let rows = buckets.indices.map { i -> [ReportTable.Cell] in
                 [.text(period.label(buckets[i].start)), .amount(series[i][2]), .integer(series[i][0]), .text("EUR")]
             }
-            return ReportTable(kind: kind.rawValue, columns: ["period", "mrr", "activeSubscriptions", "currency"], rows: rows)
+            return ReportTable(
+                kind: kind.rawValue, columns: ["period", "mrr", "activeSubscriptions", "currency"], rows: rows)
         case .churn:
             let rows = buckets.indices.map { i -> [ReportTable.Cell] in
                 let start = series[i][0]

@@ -28,15 +28,18 @@ extension ReportTable {
         let barWidth = labels.isEmpty ? 0 : plotWidth / Double(labels.count)
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" role=\"img\">\n"
         svg += "<text x=\"\(Int(left))\" y=\"18\" font-size=\"13\" font-family=\"sans-serif\">\(title)</text>\n"
-        svg += "<text x=\"\(Int(left) - 6)\" y=\"\(Int(bottom - plotHeight) + 4)\" font-size=\"11\" text-anchor=\"end\" "
+        svg +=
+            "<text x=\"\(Int(left) - 6)\" y=\"\(Int(bottom - plotHeight) + 4)\" font-size=\"11\" text-anchor=\"end\" "
         svg += "font-family=\"sans-serif\">\(Self.short(maximum))</text>\n"
-        svg += "<line x1=\"\(Int(left))\" x2=\"\(Int(left + plotWidth))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#888\"/>\n"
+        svg +=
+            "<line x1=\"\(Int(left))\" x2=\"\(Int(left + plotWidth))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#888\"/>\n"
         for (i, label) in labels.enumerated() {
             let value = totals[label] ?? 0
             let barHeight = value / maximum * plotHeight
             let x = left + Double(i) * barWidth
             svg += "<rect x=\"\(Self.short(x + barWidth * 0.1))\" y=\"\(Self.short(bottom - barHeight))\" "
-            svg += "width=\"\(Self.short(max(1, barWidth * 0.8)))\" height=\"\(Self.short(barHeight))\" fill=\"#0969da\">"
+            svg +=
+                "width=\"\(Self.short(max(1, barWidth * 0.8)))\" height=\"\(Self.short(barHeight))\" fill=\"#0969da\">"
             svg += "<title>\(label): \(Self.short(value))</title></rect>\n"
             if labels.count <= 16 || i % max(1, labels.count / 8) == 0 {
                 svg += "<text x=\"\(Self.short(x + barWidth / 2))\" y=\"\(Int(bottom) + 16)\" font-size=\"10\" "

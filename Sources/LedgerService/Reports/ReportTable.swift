@@ -1,3 +1,4 @@
+import LedgerCore
 import LedgerJSON
 
 /// A report's result: named columns and rows of cells, rendered as text, CSV, JSON or an SVG chart.
@@ -79,8 +80,6 @@ public struct ReportTable: Sendable, Hashable {
         return ([line(columns)] + rows.map { line($0.map(\.display)) }).joined(separator: "\n") + "\n"
     }
 }
-
-import LedgerCore
 
 extension String {
     func replacingOccurrences(_ target: String, _ replacement: String) -> String {

@@ -88,7 +88,9 @@ public enum Fixture {
     public static let e3 = RecordBuilders.instant("2026-04-10T12:00:00Z")
 
     public static func monthly(_ devices: Int) -> String { Catalog.vislaProductId(period: .monthly, devices: devices) }
-    public static func semiannual(_ devices: Int) -> String { Catalog.vislaProductId(period: .semiannual, devices: devices) }
+    public static func semiannual(_ devices: Int) -> String {
+        Catalog.vislaProductId(period: .semiannual, devices: devices)
+    }
     public static func annual(_ devices: Int) -> String { Catalog.vislaProductId(period: .annual, devices: devices) }
 
     public static func days(_ count: Int) -> Int64 { Int64(count) * 86_400_000 }
