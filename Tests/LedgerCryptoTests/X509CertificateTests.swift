@@ -141,7 +141,13 @@ struct X509CertificateTests {
             Hex.decode(text.split(separator: ":").joined()) == SHA256.hash(chain.root.derRepresentation))
     }
 
-    static let appleRootPath = "/work/shared/trust/AppleRootCA-G3.cer"
+    /// `shared/trust/AppleRootCA-G3.cer` beside the repository (as the workplace lays it out), when present.
+    static let appleRootPath: String = {
+        var parts = "\(#filePath)".split(separator: "/").map(String.init)
+        parts.removeLast(3)  // Tests/LedgerCryptoTests/X509CertificateTests.swift
+        parts.removeLast()  // the repository's own folder
+        return "/" + (parts + ["shared", "trust", "AppleRootCA-G3.cer"]).joined(separator: "/")
+    }()
 
     /// The real Apple root is not part of the repository; the test runs only where it was downloaded.
     @Test(.enabled(if: readFile(appleRootPath) != nil, "Apple Root CA - G3 is not downloaded"))
