@@ -101,7 +101,9 @@ let package = Package(
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
         .testTarget(
             name: "LedgerEndToEndTests",
-            dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog"]),
+            dependencies: [
+                "LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog", "LedgerSimulator",
+            ]),
         .testTarget(
             name: "LedgerSimulatorTests",
             dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
