@@ -1,5 +1,6 @@
 import LedgerAppStore
 import LedgerHTTP
+import LedgerLog
 import LedgerService
 import Synchronization
 
@@ -21,6 +22,10 @@ public final class LedgerMetrics: Sendable {
         self.appendLatency = registry.histogram(
             "ledger_append_seconds", help: "Time from verified notification to durable record.",
             buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1])
+        let batches = registry.histogram(
+            "ledger_commit_batch_records", help: "New records per group commit (one write and one fdatasync).",
+            buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096])
+        (ledger.log as? EventLog)?.observeBatches { records in batches.observe(Double(records)) }
         registry.gauge("ledger_head_seq", help: "Sequence number of the last record in the log.") {
             Double(ledger.log.head.seq)
         }

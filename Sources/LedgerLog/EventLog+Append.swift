@@ -63,6 +63,15 @@ extension EventLog {
         }
     }
 
+    /// Calls `observer` with the number of new records of every batch made durable from now on (one write and
+    /// one `fdatasync` each), e.g. to publish a histogram of group-commit batch sizes. It runs on the committing
+    /// thread while the log's lock is held: keep it cheap and never call back into the log.
+    public func observeBatches(_ observer: @escaping @Sendable (Int) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        state.batchObserver = observer
+    }
+
     /// Appends one entry; see ``append(_:)``.
     @discardableResult
     public func append(_ entry: LogEntry) throws(LogError) -> AppendOutcome {
@@ -114,6 +123,7 @@ extension EventLog {
         case .success(let (plan, written)):
             applyLocked(plan, written)
             for (ticket, outcomes) in zip(plan.tickets, plan.outcomes) { state.finished[ticket] = .success(outcomes) }
+            state.batchObserver?(plan.records.count)
         case .failure(let error):
             for request in batch { state.finished[request.ticket] = .failure(error) }
         }

@@ -44,6 +44,8 @@ public final class EventLog: @unchecked Sendable {
         var indexedSeq: UInt64 = 0
         /// False for a reader until its first index query loads or builds the indexes.
         var indexesReady = true
+        /// Told the number of records of every batch made durable (for metrics).
+        var batchObserver: (@Sendable (Int) -> Void)?
 
         /// The chain's starting hash for this directory's environment (empty when it is not known yet).
         var headHashAtGenesis: [UInt8] { environment.map { LogFormat.genesis(environment: $0) } ?? [] }

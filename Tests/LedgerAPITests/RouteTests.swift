@@ -114,6 +114,8 @@ import Testing
         #expect(wrong.headers["Allow"]?.contains("POST") == true)
         let metrics = try harness.respond(.get, "/metrics")
         #expect(metrics.bodyText.contains("ledger_head_seq"))
+        #expect(metrics.bodyText.contains("ledger_commit_batch_records"))
+        #expect(metrics.bodyText.contains("ledger_append_seconds"))
         #expect(try harness.respond(.get, "/openapi.yaml").bodyText.hasPrefix("openapi: 3.1.0"))
     }
 }
