@@ -89,7 +89,10 @@ let package = Package(
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog"]),
         .testTarget(
             name: "LedgerAPITests",
-            dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
+            dependencies: [
+                "LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerLog",
+                "LedgerSystem",
+            ]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),
