@@ -64,6 +64,14 @@ let package = Package(
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
         .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerSystem"]),
+        // The HTTP crash test's sender and checker, and signed traffic for it and the load test
+        // (Scripts/crash-test --http, Scripts/load --real).
+        .executableTarget(
+            name: "LedgerServeTorture",
+            dependencies: [
+                "LedgerHTTP", "LedgerJSON", "LedgerCore", "LedgerService", "LedgerAppStore", "LedgerSystem",
+                "LedgerTesting",
+            ]),
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
