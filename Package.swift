@@ -44,6 +44,9 @@ let package = Package(
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
         .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"]),
         .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
+        // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.
+        .executableTarget(
+            name: "LedgerFuzzJWS", dependencies: ["LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"]),
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
