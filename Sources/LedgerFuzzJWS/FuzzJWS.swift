@@ -33,6 +33,9 @@ struct FuzzContext: Sendable {
     }()
 }
 
+/// Called with the name of each deep stage an input reaches (the replayer's `--explain` prints them).
+nonisolated(unsafe) var reached: (String) -> Void = { _ in }
+
 /// Runs one input through every decoder and checks what must hold for any input:
 /// - nothing traps (every failure is a typed error);
 /// - JSON that parses, written out and parsed again, is the same value, and writes out the same text;
@@ -96,8 +99,16 @@ func checkModels(_ value: JSONValue) {
 /// A webhook body verified as the ingest pipeline does, then decoded and mapped.
 func checkBody(_ body: [UInt8], verifier: SignedDataVerifier) {
     _ = try? SignedDataVerifier.signedPayload(fromBody: body)
-    guard let verified = try? verifier.verifyNotification(body: body) else { return }
+    let verified: VerifiedNotification
+    do {
+        verified = try verifier.verifyNotification(body: body)
+    } catch {
+        reached("verification refused it: \(error)")
+        return
+    }
+    reached("verified notification")
     guard let notification = try? NotificationPayload(json: verified.payload) else { return }
+    reached("decoded notification payload")
     let transaction = verified.transaction.flatMap { try? TransactionPayload(json: $0) }
     let renewal = verified.renewalInfo.flatMap { try? RenewalInfoPayload(json: $0) }
     if verified.transaction != nil && transaction == nil { return }
@@ -118,6 +129,7 @@ func checkRecord(_ record: LedgerRecord?) {
         fatalError("a mapped record does not decode from its own encoding: \(error)")
     }
     guard decoded == record else { fatalError("the binary round trip changed the record: \(record) → \(decoded)") }
+    reached("record \(record.idempotencyKey) survives its binary form")
 }
 
 /// `{"signedPayload":"…"}` for a JSON notification payload, its `data.signedTransactionInfo` and
@@ -152,9 +164,13 @@ func signedBody(_ json: [UInt8], signer: JWSSigner) -> [UInt8]? {
     @main
     struct ReplayFuzzInputs {
         static func main() {
-            let paths = CommandLine.arguments.dropFirst()
+            var paths = CommandLine.arguments.dropFirst()
+            if paths.first == "--explain" {
+                paths.removeFirst()
+                reached = { print("  \($0)") }
+            }
             if paths.isEmpty {
-                print("usage: LedgerFuzzJWS FILE...  (replays fuzzer inputs through the JSON/JWS checks)")
+                print("usage: LedgerFuzzJWS [--explain] FILE...  (replays fuzzer inputs through the JSON/JWS checks)")
                 exit(64)
             }
             for path in paths {
