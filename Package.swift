@@ -18,6 +18,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
 
         // Pure domain: catalog, records, the entitlement fold. No I/O, no clocks, no Foundation.
         .target(name: "LedgerCore"),
@@ -27,12 +30,18 @@ let package = Package(
         .target(name: "LedgerSystem"),
         // Digests, ECDSA and X.509 over libcrypto.
         .target(name: "LedgerCrypto", dependencies: ["CCrypto"]),
+        // CRC-32C with the CPU's crc32 instruction (LedgerLog falls back to Swift without it).
+        .target(name: "CCRC32C"),
         // The append-only, checksummed, hash-chained log.
-        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto"]),
+        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto", "CCRC32C"]),
         // The App Store boundary: JWS verification, models, mapping to ledger records.
         .target(
             name: "LedgerAppStore",
             dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto"]),
+        // The PostgreSQL store: the same RecordStore contract over libpq (README, "PostgreSQL").
+        .target(
+            name: "LedgerPostgres",
+            dependencies: ["CPostgres", "LedgerLog", "LedgerCrypto", "LedgerSystem"]),
         // Wires log, App Store boundary and fold: ingest, projections, queries, reports.
         .target(
             name: "LedgerService",
@@ -56,13 +65,13 @@ let package = Package(
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore"]),
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore", "LedgerSystem"]),
         // Command-line parsing and commands.
         .target(
             name: "LedgerCLI",
             dependencies: [
                 "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerService",
-                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI",
+                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI", "LedgerPostgres",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
@@ -79,10 +88,16 @@ let package = Package(
         .target(
             name: "LedgerTesting",
             dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem"]),
+        // Signed notifications from the test PKI for end-to-end scripts (Scripts/postgres-two-servers).
+        .executableTarget(
+            name: "LedgerSignedFixtures",
+            dependencies: ["LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerSystem"]),
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
-            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "CSQLite"]),
+            dependencies: [
+                "LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite", "LedgerPostgres",
+            ]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
@@ -99,6 +114,9 @@ let package = Package(
             name: "LedgerEndToEndTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog"]),
         .testTarget(
+            name: "LedgerSimulatorTests",
+            dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
+        .testTarget(
             name: "LedgerAPITests",
             dependencies: [
                 "LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerLog",
@@ -107,5 +125,11 @@ let package = Package(
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),
+        .testTarget(
+            name: "LedgerStoreConformanceTests",
+            dependencies: [
+                "LedgerPostgres", "LedgerLog", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerSystem",
+                "LedgerCrypto", "LedgerJSON", "LedgerCLI",
+            ]),
     ]
 )

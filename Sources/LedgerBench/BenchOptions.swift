@@ -1,7 +1,7 @@
 /// Command-line options of `ledger-bench`.
 struct BenchOptions {
     var records = 200_000
-    var batch = 1_000
+    var batch = 10_000
     var runs = 5
     var directory = "/tmp"
     var jsonPath: String?
@@ -10,7 +10,7 @@ struct BenchOptions {
     static let usage = """
         usage: ledger-bench [--records N] [--batch N] [--runs N] [--dir DIR] [--json FILE] [--only ROW,ROW]
           --records N   records per run (default 200000)
-          --batch N     records per append call / SQLite transaction (default 1000)
+          --batch N     records per append call / SQLite transaction (default 10000)
           --runs N      measured runs per row, after one warm-up; the median is reported (default 5)
           --dir DIR     where the temporary data directories go (default /tmp)
           --json FILE   also write the results as JSON

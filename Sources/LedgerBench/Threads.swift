@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs `body(i)` on `count` threads at once and waits for all of them.

@@ -5,7 +5,7 @@
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let options: BenchOptions
@@ -23,7 +23,7 @@ do {
     print(
         "ledger-bench: \(options.records) records (300–400 byte payloads), batches of \(options.batch), "
             + "\(options.runs) runs + 1 warm-up per row")
-    for row in BenchRow.all where options.only.isEmpty || options.only.contains(row.id) {
+    for row in BenchRow.all + BenchRow.postgres where options.only.isEmpty || options.only.contains(row.id) {
         var rates: [Double] = []
         for run in 0...options.runs {
             let rate = try row.run(context)

@@ -25,6 +25,13 @@ struct CommandContext {
     arguments.value("--data") ?? environment["LEDGER_DATA"] ?? "Events"
   }
 
+  /// Where the ledger lives when not in the data directory: `--store URL`, else `$LEDGER_STORE` (a
+  /// `postgres://` or `postgresql://` connection string); nil means the file log in ``dataDirectory``.
+  var store: String? {
+    guard let value = arguments.value("--store") ?? environment["LEDGER_STORE"], !value.isEmpty else { return nil }
+    return value
+  }
+
   /// A required option's value.
   func required(_ name: String) throws(CLIError) -> String {
     guard let value = arguments.value(name), !value.isEmpty else {

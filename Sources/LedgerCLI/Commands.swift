@@ -1,4 +1,6 @@
 import LedgerCore
+import LedgerLog
+import LedgerPostgres
 import LedgerService
 
 /// Shared steps of the commands: opening the ledger and turning service errors into CLI errors.
@@ -6,6 +8,14 @@ enum Commands {
     /// Opens the data directory for writing; a lock held by another writer, another environment, or
     /// damage before the tail are failures (exit 1) with the log's explanation.
     static func openWriter(_ context: CommandContext, environment: LedgerEnvironment?) throws(CLIError) -> Ledger {
+        if let url = try postgresURL(context) {
+            do {
+                let store = try PostgresStore.openWriter(url: url, environment: environment?.rawValue)
+                return Ledger(log: store, catalog: context.catalog)
+            } catch {
+                throw failure(ServiceError(error))
+            }
+        }
         do {
             let ledger = try Ledger.openWriter(
                 at: context.dataDirectory, environment: environment, catalog: context.catalog)
@@ -20,10 +30,70 @@ enum Commands {
 
     /// Opens the data directory for reading.
     static func openReader(_ context: CommandContext) throws(CLIError) -> Ledger {
+        if let url = try postgresURL(context) {
+            do {
+                return Ledger(log: try PostgresStore.openReader(url: url), catalog: context.catalog)
+            } catch {
+                throw failure(ServiceError(error))
+            }
+        }
         do {
             return try Ledger.openReader(at: context.dataDirectory, catalog: context.catalog)
         } catch {
             throw failure(error)
+        }
+    }
+
+    /// The PostgreSQL connection string of `--store` / `$LEDGER_STORE`, or nil for the file log.
+    static func postgresURL(_ context: CommandContext) throws(CLIError) -> String? {
+        guard let store = context.store else { return nil }
+        guard PostgresURL.isPostgres(store) else {
+            throw CLIError.usage(
+                "--store '\(PostgresURL.redacted(store))' is not a postgres:// or postgresql:// URL; leave it out "
+                    + "(and unset $LEDGER_STORE) to use the file log in --data",
+                command: context.arguments.command)
+        }
+        return store
+    }
+
+    /// The environment the ledger is already bound to, if any (nil also when it cannot be read yet).
+    static func boundEnvironment(_ context: CommandContext) -> LedgerEnvironment? {
+        guard let ledger = try? openReader(context) else { return nil }
+        defer { ledger.log.close() }
+        return ledger.environment
+    }
+
+    /// `verify` for the configured store: the file log's segments, or the PostgreSQL records table.
+    static func verify(_ context: CommandContext, expectHead: [UInt8]?) throws(CLIError) -> VerifyReport {
+        do {
+            if let url = try postgresURL(context) {
+                let store = try PostgresStore.openReader(url: url)
+                defer { store.close() }
+                return try store.verify(expectHead: expectHead)
+            }
+            return try EventLog.verify(at: context.dataDirectory, expectHead: expectHead)
+        } catch let error as LogError {
+            throw CLIError.failure(error.message)
+        } catch {
+            throw error as! CLIError
+        }
+    }
+
+    /// `repair` for the configured store. PostgreSQL has nothing to cut: a transaction either committed or left
+    /// nothing behind.
+    static func repair(_ context: CommandContext) throws(CLIError) -> RepairReport {
+        do {
+            if let url = try postgresURL(context) {
+                let store = try PostgresStore.openWriter(url: url, environment: nil)
+                defer { store.close() }
+                let head = store.head
+                return RepairReport(cut: nil, headSeq: head.seq, headHash: head.hash)
+            }
+            return try EventLog.repair(at: context.dataDirectory)
+        } catch let error as LogError {
+            throw CLIError.failure(error.message)
+        } catch {
+            throw error as! CLIError
         }
     }
 

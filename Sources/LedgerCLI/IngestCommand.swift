@@ -11,7 +11,7 @@ enum IngestCommand {
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = context.dataDirectory
-        let bound = try? Ledger.openReader(at: directory).environment
+        let bound = Commands.boundEnvironment(context)
         let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
@@ -21,27 +21,8 @@ enum IngestCommand {
         let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
         for input in inputs {
             let bytes = try InputFile.read(input, limit: maxInputBytes)
-            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).filter { line in
-                line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
-            }
-            let progress = Progress(label: "ingest \(input == "-" ? "stdin" : input)", total: lines.count)
-            var start = 0
-            while start < lines.count {
-                let end = min(start + batchSize, lines.count)
-                let bodies = lines[start..<end].map { Array($0) }
-                let prepared = prepareInParallel(bodies, pipeline)
-                let results: [IngestResult]
-                do {
-                    results = try pipeline.commit(prepared, bodies: bodies)
-                } catch {
-                    progress.finish()
-                    throw CLIError.failure("\(error.message); \(counts.accepted) records were appended before this")
-                }
-                for result in results { counts.add(result) }
-                start = end
-                progress.update(start)
-            }
-            progress.finish()
+            let label = "ingest \(input == "-" ? "stdin" : input)"
+            try ingest(lines: lines(of: bytes), into: pipeline, label: label, counts: &counts)
         }
         let summary: JSONValue = .object([
             "accepted": .int(counts.accepted), "duplicates": .int(counts.duplicates), "rejected": .int(counts.rejected),
@@ -53,34 +34,40 @@ enum IngestCommand {
         return counts.rejected == 0 ? 0 : 1
     }
 
+    /// The non-blank lines of JSON Lines input.
+    static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: 0x0A, omittingEmptySubsequences: true).filter { line in
+            line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+        }
+    }
+
+    /// Verifies and appends bodies in batches (one group commit each), with a progress bar.
+    static func ingest(
+        lines: [ArraySlice<UInt8>], into pipeline: IngestPipeline, label: String, counts: inout IngestCounts
+    ) throws(CLIError) {
+        let progress = Progress(label: label, total: lines.count)
+        defer { progress.finish() }
+        var start = 0
+        while start < lines.count {
+            let end = min(start + batchSize, lines.count)
+            let bodies = lines[start..<end].map { Array($0) }
+            let prepared = prepareInParallel(bodies, pipeline)
+            do {
+                for result in try pipeline.commit(prepared, bodies: bodies) { counts.add(result) }
+            } catch {
+                throw CLIError.failure("\(error.message); \(counts.accepted) records were appended before this")
+            }
+            start = end
+            progress.update(start)
+        }
+    }
+
     /// Verification is the expensive part: spread it over the cores.
     static func prepareInParallel(_ bodies: [[UInt8]], _ pipeline: IngestPipeline) -> [IngestPipeline.Prepared] {
-        let slots = PreparedSlots(count: bodies.count)
+        let slots = ResultSlots<IngestPipeline.Prepared>(count: bodies.count)
         DispatchQueue.concurrentPerform(iterations: bodies.count) { index in
             slots.set(index, pipeline.prepare(body: bodies[index]))
         }
-        return slots.values()
+        return slots.values().map { $0! }
     }
-}
-
-/// Result slots written by index from concurrent workers: each index is written exactly once, and read
-/// only after `concurrentPerform` returned, which orders every write before the reads.
-final class PreparedSlots: @unchecked Sendable {
-    private let base: UnsafeMutablePointer<IngestPipeline.Prepared?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        base = .allocate(capacity: max(count, 1))
-        base.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
-
-    func set(_ index: Int, _ value: IngestPipeline.Prepared) { base[index] = value }
-
-    func values() -> [IngestPipeline.Prepared] { (0..<count).map { base[$0]! } }
 }

@@ -2,6 +2,9 @@
 public enum LedgerCommands {
   static let data = OptionSpec(
     "--data", value: "DIR", "The ledger's home (default: $LEDGER_DATA, else ./Events).")
+  static let store = OptionSpec(
+    "--store", value: "URL",
+    "Keep the ledger in PostgreSQL: postgres://… (default: $LEDGER_STORE, else the file log in --data).")
   static let json = OptionSpec("--json", "Print one JSON document on stdout.")
   static let catalog = OptionSpec(
     "--catalog", value: "FILE", "Load the product catalog from FILE (JSON).")
@@ -30,14 +33,14 @@ public enum LedgerCommands {
   public static let all: [CommandSpec] = [
     CommandSpec(
       name: "ingest", summary: "Verify App Store notifications and append them to the log.",
-      usage: ["ingest [VERIFY FLAGS] [--data DIR] [--json] [FILE|-]..."],
+      usage: ["ingest [VERIFY FLAGS] [--data DIR | --store URL] [--json] [FILE|-]..."],
       discussion: """
         Input is JSON Lines: each line a request body {"signedPayload":"…"} exactly as Apple POSTs it \
         (blank lines ignored). Each line is verified and appended durably as one record, recognised as a \
         duplicate (same notificationUUID), or rejected into the quarantine with its reason. Prints \
         {"accepted":N,"duplicates":N,"rejected":N}. Exit 0 when nothing was rejected, else 1.
         """,
-      options: verify + [data, json, catalog], positionals: 0...Int.max, positionalName: "FILE|-"),
+      options: verify + [data, store, json, catalog], positionals: 0...Int.max, positionalName: "FILE|-"),
     CommandSpec(
       name: "inspect", summary: "Verify one signed payload and print it decoded. Writes nothing.",
       usage: ["inspect [VERIFY FLAGS] [--as notification|transaction|renewal] [--json] FILE|-"],
@@ -54,52 +57,52 @@ public enum LedgerCommands {
     CommandSpec(
       name: "state", summary: "A subject's entitlement at valid time T as known at K.",
       usage: [
-        "state [--data DIR] (--user ID | --account-token UUID | --original-transaction-id ID) [--at T] [--known-at K] [--json]"
+        "state [--data DIR | --store URL] (--user ID | --account-token UUID | --original-transaction-id ID) [--at T] [--known-at K] [--json]"
       ],
       discussion: "An unknown subject is not an error. " + timeHelp,
-      options: [data] + subject + [
+      options: [data, store] + subject + [
         OptionSpec("--at", value: "T", "Valid time (default: now)."),
         OptionSpec("--known-at", value: "K", "Only records appended by K (default: all)."), json,
         catalog,
       ]),
     CommandSpec(
       name: "history", summary: "Every record about a subject, in effective-time order.",
-      usage: ["history [--data DIR] SUBJECT [--as-of T] [--known-at K] [--json | --html]"],
+      usage: ["history [--data DIR | --store URL] SUBJECT [--as-of T] [--known-at K] [--json | --html]"],
       discussion:
         "--html writes a self-contained page (timeline and device-limit chart) on stdout.",
-      options: [data] + subject + [
+      options: [data, store] + subject + [
         OptionSpec("--as-of", value: "T", "Only records effective at or before T."),
         OptionSpec("--known-at", value: "K", "Only records appended by K."), json,
         OptionSpec("--html", "Write a self-contained HTML page."), catalog,
       ]),
     CommandSpec(
       name: "verify", summary: "Check every record's checksum and the hash chain.",
-      usage: ["verify [--data DIR] [--expect-head HEX] [--json]"],
+      usage: ["verify [--data DIR | --store URL] [--expect-head HEX] [--json]"],
       discussion:
         "Exit 1 naming the first bad segment and offset, or when the head differs from --expect-head.",
       options: [
-        data, OptionSpec("--expect-head", value: "HEX", "The head hash pinned earlier."), json,
+        data, store, OptionSpec("--expect-head", value: "HEX", "The head hash pinned earlier."), json,
         catalog,
       ]),
     CommandSpec(
       name: "export", summary: "Write the log as JSON Lines.",
-      usage: ["export [--data DIR] [--from-seq N]"],
+      usage: ["export [--data DIR | --store URL] [--from-seq N]"],
       options: [
-        data, OptionSpec("--from-seq", value: "N", "Start at sequence N (default 1)."), catalog,
+        data, store, OptionSpec("--from-seq", value: "N", "Start at sequence N (default 1)."), catalog,
       ]),
     CommandSpec(
       name: "import", summary: "Append an export, idempotently.",
-      usage: ["import [--data DIR] FILE|-"],
-      options: [data, json, catalog], positionals: 1...1, positionalName: "FILE|-"),
+      usage: ["import [--data DIR | --store URL] FILE|-"],
+      options: [data, store, json, catalog], positionals: 1...1, positionalName: "FILE|-"),
     CommandSpec(
       name: "rebuild", summary: "Re-derive every projection, index and snapshot from the log.",
-      usage: ["rebuild [--data DIR]"], options: [data, json, catalog]),
+      usage: ["rebuild [--data DIR | --store URL]"], options: [data, store, json, catalog]),
     CommandSpec(
       name: "repair", summary: "Cut a torn tail after the last valid record (kept aside).",
-      usage: ["repair [--data DIR]"],
+      usage: ["repair [--data DIR | --store URL]"],
       discussion:
         "Never drops a valid record; refuses (exit 1, explaining) when damage is not at the tail.",
-      options: [data, json, catalog]),
+      options: [data, store, json, catalog]),
     CommandSpec(
       name: "catalog", summary: "The products and their device limits and prices.",
       usage: ["catalog [--json] [--catalog FILE]"], options: [json, catalog]),
@@ -108,29 +111,29 @@ public enum LedgerCommands {
       usage: [
         "link --original-transaction-id ID (--user N | --account-token UUID) --reason TEXT --operator NAME"
       ],
-      options: [data] + subject + operatorOptions + [json, catalog]),
+      options: [data, store] + subject + operatorOptions + [json, catalog]),
     CommandSpec(
       name: "quarantine", summary: "List rejected payloads with time, status and reason.",
       usage: ["quarantine [--data DIR] [--json]"], options: [data, json, catalog]),
     CommandSpec(
       name: "reconcile",
       summary: "Import App Store Server API or verifyReceipt responses: only new facts.",
-      usage: ["reconcile [VERIFY FLAGS] [--data DIR] [--json] FILE"],
-      options: verify + [data, json, catalog], positionals: 1...1, positionalName: "FILE"),
+      usage: ["reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE"],
+      options: verify + [data, store, json, catalog], positionals: 1...1, positionalName: "FILE"),
     CommandSpec(
       name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
-      usage: ["audit [--data DIR] SUBJECT [VERIFY FLAGS] [--json]"],
-      options: [data] + subject + verify + [json, catalog]),
+      usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],
+      options: [data, store] + subject + verify + [json, catalog]),
     CommandSpec(
       name: "digest", summary: "The head sequence and hash, to pin outside the ledger.",
-      usage: ["digest [--data DIR] [--json]"], options: [data, json, catalog]),
+      usage: ["digest [--data DIR | --store URL] [--json]"], options: [data, store, json, catalog]),
     CommandSpec(
       name: "report", summary: "Finance reports: sales, events, active, mrr, churn.",
       usage: [
-        "report KIND --from T --to T [--by day|week|month] [--csv | --json | --svg] [--data DIR]"
+        "report KIND --from T --to T [--by day|week|month] [--csv | --json | --svg] [--data DIR | --store URL]"
       ],
       options: [
-        data, OptionSpec("--from", value: "T", "Start (inclusive)."),
+        data, store, OptionSpec("--from", value: "T", "Start (inclusive)."),
         OptionSpec("--to", value: "T", "End (exclusive)."),
         OptionSpec("--by", value: "UNIT", "day, week or month (default day)."),
         OptionSpec("--csv", "CSV output."), json, OptionSpec("--svg", "An SVG chart."), catalog,
@@ -140,7 +143,7 @@ public enum LedgerCommands {
       usage: [
         "correct SUBJECT (--grant PRODUCT --from T --until T | --revoke --from T) --reason TEXT --operator NAME"
       ],
-      options: [data] + subject + [
+      options: [data, store] + subject + [
         OptionSpec("--grant", value: "PRODUCT", "Grant this product's devices."),
         OptionSpec("--revoke", "Revoke the subject's entitlement."),
         OptionSpec("--from", value: "T", "Effective from."),
@@ -174,12 +177,12 @@ public enum LedgerCommands {
     CommandSpec(
       name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
       usage: [
-        "serve [VERIFY FLAGS] [--data DIR] [--host 127.0.0.1] [--port 8080] [--read-token T] [--admin-token T]"
+        "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080] [--read-token T] [--admin-token T]"
       ],
       discussion:
         "Prints 'listening on http://HOST:PORT' when ready. SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush, exit 0.",
       options: verify + [
-        data, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
+        data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
         OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
         OptionSpec("--read-token", value: "T", "Bearer token required on read endpoints."),
         OptionSpec(

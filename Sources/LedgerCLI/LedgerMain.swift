@@ -44,6 +44,8 @@ public enum LedgerMain {
     case "serve": return try ServeCommand.run(context)
     case "report": return try ReportCommand.run(context)
     case "audit": return try AuditCommand.run(context)
+    case "simulate": return try SimulateCommand.run(context)
+    case "demo": return try DemoCommand.run(context)
     default:
       throw CLIError(
         .internalError, "'\(context.arguments.command)' is not available in this build yet")

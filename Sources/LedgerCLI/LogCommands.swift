@@ -13,12 +13,7 @@ enum LogCommands {
             }
             expected = bytes
         }
-        let report: VerifyReport
-        do {
-            report = try EventLog.verify(at: context.dataDirectory, expectHead: expected)
-        } catch {
-            throw CLIError.failure(error.message)
-        }
+        let report = try Commands.verify(context, expectHead: expected)
         if context.json {
             var object: JSONObject = [
                 "ok": .bool(report.ok), "records": .integer(Int64(clamping: report.records)),
@@ -62,12 +57,7 @@ enum LogCommands {
     }
 
     static func repair(_ context: CommandContext) throws(CLIError) -> Int32 {
-        let report: RepairReport
-        do {
-            report = try EventLog.repair(at: context.dataDirectory)
-        } catch {
-            throw CLIError.failure(error.message)
-        }
+        let report = try Commands.repair(context)
         let cut = report.cut.map { "\($0)" } ?? "nothing to cut: the log ends on a valid record"
         if context.json {
             context.printJSON(

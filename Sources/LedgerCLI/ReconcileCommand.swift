@@ -8,7 +8,7 @@ import LedgerService
 enum ReconcileCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = context.dataDirectory
-        let bound = try? Ledger.openReader(at: directory).environment
+        let bound = Commands.boundEnvironment(context)
         let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
         let bytes = try InputFile.read(context.arguments.positionals[0], limit: 1 << 30)
         let documents: [ReconcileDocument]

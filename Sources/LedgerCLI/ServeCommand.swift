@@ -9,7 +9,7 @@ enum ServeCommand {
         let directory = context.dataDirectory
         let host = context.arguments.value("--host") ?? "127.0.0.1"
         let port = try context.integer("--port", in: 0...65535) ?? 8080
-        let bound = try? Ledger.openReader(at: directory).environment
+        let bound = Commands.boundEnvironment(context)
         let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)

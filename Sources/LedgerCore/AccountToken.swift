@@ -5,41 +5,58 @@ public enum AccountToken {
     /// Nil for ids that do not fit the scheme's 32 bits.
     public static func token(forUser userId: Int64) -> String? {
         guard userId >= 0, userId <= Int64(UInt32.max) else { return nil }
-        let hex = String(userId, radix: 16)
-        return String(repeating: "0", count: 8 - hex.count) + hex + "-0000-0000-0000-000000000000"
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for position in 0..<8 {
+                let nibble = Int(userId >> (4 * Int64(7 - position)) & 0xF)
+                buffer[position] = digits.utf8Start[nibble]
+            }
+            for position in 8..<36 {
+                buffer[position] = position == 8 || position == 13 || position == 18 || position == 23 ? 45 : 48
+            }
+            return 36
+        }
     }
 
     /// The user id a token encodes, when it follows the scheme; nil for any other UUID.
     public static func userId(fromToken token: String) -> Int64? {
-        let utf8 = Array(token.utf8)
-        guard utf8.count == 36 else { return nil }
-        let suffix = Array("-0000-0000-0000-000000000000".utf8)
-        guard Array(utf8[8...]) == suffix else { return nil }
-        var value: Int64 = 0
-        for byte in utf8[0..<8] {
-            guard let digit = hexValue(byte) else { return nil }
-            value = value << 4 | Int64(digit)
+        guard token.utf8.count == 36 else { return nil }
+        var copy = token
+        return copy.withUTF8 { utf8 -> Int64? in
+            var value: Int64 = 0
+            for position in 0..<8 {
+                guard let digit = hexValue(utf8[position]) else { return nil }
+                value = value << 4 | Int64(digit)
+            }
+            for position in 8..<36 {
+                let expected: UInt8 = position == 8 || position == 13 || position == 18 || position == 23 ? 45 : 48
+                guard utf8[position] == expected else { return nil }  // '-' or '0'
+            }
+            return value
         }
-        return value
     }
 
     /// The canonical lower-case form of a UUID string; nil if it is not a UUID.
     ///
     /// A string already in canonical form is returned as is, without allocating.
     public static func canonical(_ uuid: String) -> String? {
-        var needsLowering = false
-        var count = 0
-        for byte in uuid.utf8 {
-            if count == 8 || count == 13 || count == 18 || count == 23 {
-                guard byte == 45 else { return nil }  // '-'
-            } else {
-                guard hexValue(byte) != nil else { return nil }
-                if byte >= 65 && byte <= 70 { needsLowering = true }
+        guard uuid.utf8.count == 36 else { return nil }
+        var copy = uuid
+        let verdict = copy.withUTF8 { utf8 -> Bool? in
+            var upper = false
+            for position in 0..<36 {
+                let byte = utf8[position]
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard byte == 45 else { return nil }  // '-'
+                } else if byte >= 65 && byte <= 70 {
+                    upper = true
+                } else if !(byte >= 48 && byte <= 57) && !(byte >= 97 && byte <= 102) {
+                    return nil
+                }
             }
-            count += 1
-            if count > 36 { return nil }
+            return upper
         }
-        guard count == 36 else { return nil }
+        guard let needsLowering = verdict else { return nil }
         guard needsLowering else { return uuid }
         return String(decoding: uuid.utf8.map { $0 >= 65 && $0 <= 70 ? $0 + 32 : $0 }, as: UTF8.self)
     }

@@ -105,7 +105,8 @@ public struct BinaryReader: ~Copyable {
         let length = tag >> 1
         guard length <= UInt64(Self.maxStringLength) else {
             throw CoreError(
-                .limitExceeded, "string at byte \(start) claims \(length) bytes, over the \(Self.maxStringLength) limit")
+                .limitExceeded, "string at byte \(start) claims \(length) bytes, over the \(Self.maxStringLength) limit"
+            )
         }
         guard Int(length) <= remaining else { throw Self.truncated(start) }
         let utf8 = UnsafeBufferPointer(

@@ -24,6 +24,8 @@ extension EntitlementFold {
         var ending: GrantEnd
         /// When Apple revoked the transaction, and how; it counts from then even after the natural end.
         var revocation: (at: Instant, kind: GrantEnd)?
+        /// The transaction was superseded by an upgrade (sorts first among grants starting together).
+        var upgraded: Bool
     }
 
     /// The grants of one subscription, sorted by start, never overlapping.
@@ -32,70 +34,72 @@ extension EntitlementFold {
     /// arrival order); a transaction starting inside an earlier one cuts it; a revocation cuts its own
     /// transaction only; an operator revoke at `f` cuts every grant covering `f`.
     func grants(of group: Index.Group, in index: Index, revokes: [Instant]) -> [Grant] {
-        let entries = index.entries
-        var versions: [(id: String, signed: Instant, key: String, member: Int)] = []
-        for member in index.members[group.members] where entries[member].record.transaction != nil {
-            versions.append(
-                (
-                    entries[member].record.transaction.unsafelyUnwrapped.transactionId,
-                    entries[member].record.transaction.unsafelyUnwrapped.signedDate,
-                    entries[member].record.idempotencyKey, member
-                ))
+        let facts = index.facts
+        var versions: [Int] = []
+        versions.reserveCapacity(group.members.count)
+        for member in index.members[group.members] where facts[member].hasTransaction {
+            versions.append(member)
         }
-        versions.sort { ($0.id, $0.signed, $0.key) < ($1.id, $1.signed, $1.key) }
+        versions.sort { lhs, rhs in
+            if facts[lhs].transactionId != facts[rhs].transactionId {
+                return facts[lhs].transactionId < facts[rhs].transactionId
+            }
+            if facts[lhs].transactionSigned != facts[rhs].transactionSigned {
+                return facts[lhs].transactionSigned < facts[rhs].transactionSigned
+            }
+            return facts[lhs].key < facts[rhs].key
+        }
         var grants: [Grant] = []
-        var upgraded: [Bool] = []
         grants.reserveCapacity(versions.count)
-        for (position, version) in versions.enumerated() {
-            if position + 1 < versions.count, versions[position + 1].id == version.id {
+        for (position, member) in versions.enumerated() {
+            if position + 1 < versions.count, facts[versions[position + 1]].transactionId == facts[member].transactionId
+            {
                 continue  // a later version of the same transaction follows
             }
-            let member = version.member
-            let transaction = entries[member].record.transaction.unsafelyUnwrapped
-            let start = transaction.purchaseDate
-            var end =
-                transaction.expiresDate ?? catalog.product(id: transaction.productId).flatMap { start.adding($0.period) }
-                ?? .distantFuture
-            var ending: GrantEnd = end == .distantFuture ? .open : .expiry
-            end = max(end, start)
-            var revocation: (at: Instant, kind: GrantEnd)?
-            if let revokedAt = transaction.revocationDate {
-                let family =
-                    transaction.revocationType == familyRevokeType
-                    || entries[member].record.notification?.type == NotificationType.revoke
-                revocation = (revokedAt, family ? .familyRevoke : .refund)
-                if revokedAt < end {
-                    end = max(revokedAt, start)
-                    ending = family ? .familyRevoke : .refund
-                }
-            }
-            grants.append(
-                Grant(
-                    transactionId: transaction.transactionId, productId: transaction.productId, start: start,
-                    end: end, ending: ending, revocation: revocation))
-            upgraded.append(transaction.isUpgraded)
+            grants.append(grant(facts, member))
         }
         // Sort by start; at equal starts the superseded (isUpgraded) one first, then by transaction id.
-        var order = Array(grants.indices)
-        order.sort { lhs, rhs in
-            if grants[lhs].start != grants[rhs].start { return grants[lhs].start < grants[rhs].start }
-            if upgraded[lhs] != upgraded[rhs] { return upgraded[lhs] }
-            return identifierPrecedes(grants[lhs].transactionId, grants[rhs].transactionId)
+        grants.sort { lhs, rhs in
+            if lhs.start != rhs.start { return lhs.start < rhs.start }
+            if lhs.upgraded != rhs.upgraded { return lhs.upgraded }
+            return identifierPrecedes(lhs.transactionId, rhs.transactionId)
         }
-        var sorted = order.map { grants[$0] }
-        for position in sorted.indices.dropLast() {
-            let next = sorted[position + 1].start
-            if next < sorted[position].end {
-                sorted[position].end = next
-                sorted[position].ending = .superseded
+        for position in grants.indices.dropLast() {
+            let next = grants[position + 1].start
+            if next < grants[position].end {
+                grants[position].end = next
+                grants[position].ending = .superseded
             }
         }
         for from in revokes {
-            for position in sorted.indices where sorted[position].start <= from && from < sorted[position].end {
-                sorted[position].end = from
-                sorted[position].ending = .operatorRevoke
+            for position in grants.indices where grants[position].start <= from && from < grants[position].end {
+                grants[position].end = from
+                grants[position].ending = .operatorRevoke
             }
         }
-        return sorted
+        return grants
+    }
+
+    /// The interval one transaction version grants on its own: `[purchaseDate, expiresDate)`, or the
+    /// product's period when Apple gave no expiry, cut at its revocation.
+    private func grant(_ facts: [Fact], _ member: Int) -> Grant {
+        let start = facts[member].purchase
+        var end =
+            facts[member].expires
+            ?? catalog.product(id: facts[member].productId).flatMap { start.adding($0.period) } ?? .distantFuture
+        var ending: GrantEnd = end == .distantFuture ? .open : .expiry
+        end = max(end, start)
+        var revocation: (at: Instant, kind: GrantEnd)?
+        if let revokedAt = facts[member].revocation {
+            let kind: GrantEnd = facts[member].familyRevocation ? .familyRevoke : .refund
+            revocation = (revokedAt, kind)
+            if revokedAt < end {
+                end = max(revokedAt, start)
+                ending = kind
+            }
+        }
+        return Grant(
+            transactionId: facts[member].transactionId, productId: facts[member].productId, start: start, end: end,
+            ending: ending, revocation: revocation, upgraded: facts[member].upgraded)
     }
 }

@@ -19,13 +19,14 @@ extension EntitlementFold {
     {
         var only: String?
         if case .originalTransaction(let otid) = query { only = otid }
+        let query = Self.canonical(query)
         let index = Index(buffer, knownAt: knownAt, only: only)
         var picked: [Int] = []
         var ownedIds = Set<String>()
         for group in index.groups {
             if only == nil, !Self.owner(Self.owner(of: group, in: index), matches: query) { continue }
             ownedIds.insert(group.originalTransactionId)
-            picked += index.members[group.members]
+            picked += index.members[group.members].map { index.facts[$0].entry }
         }
         for member in index.corrections {
             let subject = index.entries[member].record.subject

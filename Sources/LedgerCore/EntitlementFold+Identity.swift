@@ -9,18 +9,21 @@ extension EntitlementFold {
         var token: (signed: Instant, value: String)?
         var link: (recordedAt: Instant, key: String, index: Int)?
         for member in index.members[group.members] {
-            if let value = index.entries[member].record.transaction?.appAccountToken {
-                let signed = index.entries[member].record.transaction!.signedDate
+            if let value = index.facts[member].token {
+                let signed = index.facts[member].transactionSigned
                 if let best = token, (best.signed, best.value) >= (signed, value) { continue }
                 token = (signed, value)
-            } else if index.entries[member].record.source == .link {
-                let recordedAt = index.entries[member].recordedAt
-                let key = index.entries[member].record.idempotencyKey
+            } else if index.facts[member].isLink {
+                let (recordedAt, key) = (index.facts[member].recordedAt, index.facts[member].key)
                 if let best = link, (best.recordedAt, best.key) >= (recordedAt, key) { continue }
-                link = (recordedAt, key, member)
+                link = (recordedAt, key, index.facts[member].entry)
             }
         }
-        if let token { return owner(token: token.value, userId: nil) }
+        if let token {
+            // Transaction tokens are canonical already (TransactionFacts canonicalises them).
+            return Subject(appAccountToken: nil, userId: AccountToken.userId(fromToken: token.value))
+                .with(token: token.value)
+        }
         if let link {
             let subject = index.entries[link.index].record.subject
             return owner(token: subject.appAccountToken, userId: subject.userId)
@@ -36,17 +39,23 @@ extension EntitlementFold {
         return Subject(appAccountToken: canonical ?? user.flatMap(AccountToken.token(forUser:)), userId: user)
     }
 
-    /// Whether an owner is the subject a user or account query asks about.
+    /// Whether an owner is the subject a user or account query asks about (an account query's UUID in
+    /// canonical form).
     static func owner(_ owner: Subject, matches query: SubjectQuery) -> Bool {
         switch query {
         case .user(let id):
             return owner.userId == id
-        case .account(let uuid):
-            guard let token = owner.appAccountToken else { return false }
-            return token == (AccountToken.canonical(uuid) ?? uuid)
+        case .account(let token):
+            return owner.appAccountToken == token
         case .originalTransaction:
             return false
         }
+    }
+
+    /// The query with an account UUID in canonical form, so matching compares strings directly.
+    static func canonical(_ query: SubjectQuery) -> SubjectQuery {
+        if case .account(let uuid) = query, let canonical = AccountToken.canonical(uuid) { return .account(canonical) }
+        return query
     }
 
     /// Whether two owners are the same user or account (for operator revokes addressed to a user).
@@ -67,5 +76,14 @@ extension EntitlementFold {
         case .originalTransaction:
             return (nil, nil)
         }
+    }
+}
+
+extension Subject {
+    /// This subject with another token, the user id unchanged.
+    fileprivate func with(token: String) -> Subject {
+        var copy = self
+        copy.appAccountToken = token
+        return copy
     }
 }

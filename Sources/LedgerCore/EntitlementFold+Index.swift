@@ -1,10 +1,11 @@
 extension EntitlementFold {
     /// The entries a fold may see, deduplicated and grouped by subscription.
     ///
-    /// Built once per fold in O(n): entries recorded after the knowledge limit are dropped, duplicates (same
-    /// idempotency key) collapse to the one with the lowest sequence number, and the survivors are grouped by
-    /// original transaction id with a counting sort. Every later choice among entries uses a total order that
-    /// does not depend on input order, so any permutation of the input gives the same answers.
+    /// Built once per fold: entries recorded after the knowledge limit are dropped, the rest are grouped by
+    /// original transaction id (a counting sort), and within each group duplicates (same idempotency key,
+    /// which always share a subscription) collapse to the one with the lowest sequence number. Every later
+    /// choice among entries uses a total order that does not depend on input order, so any permutation of
+    /// the input gives the same answers.
     struct Index {
         /// One Apple subscription: its original transaction id and its members' range in ``members``.
         struct Group {
@@ -13,50 +14,61 @@ extension EntitlementFold {
         }
 
         let entries: UnsafeBufferPointer<LedgerEntry>
+        /// The visible Apple-sourced entries' facts, in entry order.
+        private(set) var facts: [Fact] = []
         /// Groups, sorted by original transaction id.
         private(set) var groups: [Group] = []
-        /// Entry indices, contiguous per group.
+        /// Indices into ``facts``, contiguous per group, one per idempotency key.
         private(set) var members: [Int] = []
-        /// Visible, deduplicated correction entries.
+        /// Visible correction entries (indices into ``entries``), one per idempotency key.
         private(set) var corrections: [Int] = []
 
         init(_ entries: UnsafeBufferPointer<LedgerEntry>, knownAt: Instant?, only otid: String? = nil) {
             self.entries = entries
-            let survivors = Self.deduplicated(entries, knownAt: knownAt)
-            var groupOf: [String: Int] = [:]
-            var groupIds: [String] = []
-            var assignment: [Int] = []
-            assignment.reserveCapacity(survivors.count)
-            for index in survivors {
+            var groups = GroupMap()
+            var assignment: [Int32] = []
+            var counts: [Int] = []
+            facts.reserveCapacity(entries.count)
+            assignment.reserveCapacity(entries.count)
+            for index in entries.indices {
+                if let knownAt, entries[index].recordedAt > knownAt { continue }
                 if entries[index].record.source == .correction {
                     corrections.append(index)
-                    assignment.append(-1)
                     continue
                 }
-                guard let key = entries[index].record.subscriptionKey, otid == nil || otid == key else {
-                    assignment.append(-1)
-                    continue
-                }
-                if let group = groupOf[key] {
-                    assignment.append(group)
-                } else {
-                    groupOf[key] = groupIds.count
-                    assignment.append(groupIds.count)
-                    groupIds.append(key)
-                }
+                let fact = Fact(entries, index)
+                guard let key = fact.otid, otid == nil || otid == key else { continue }
+                let group = groups.index(of: key)
+                if group == counts.count { counts.append(0) }
+                counts[group] += 1
+                assignment.append(Int32(group))
+                facts.append(fact)
             }
-            // Counting sort of the survivors into contiguous groups, then order the groups by id.
-            var starts = [Int](repeating: 0, count: groupIds.count + 1)
-            for group in assignment where group >= 0 { starts[group + 1] += 1 }
-            for group in 0..<groupIds.count { starts[group + 1] += starts[group] }
+            // Counting sort into contiguous groups.
+            var starts = [Int](repeating: 0, count: counts.count + 1)
+            for group in counts.indices { starts[group + 1] = starts[group] + counts[group] }
             var cursor = starts
-            members = [Int](repeating: 0, count: starts[groupIds.count])
-            for (position, group) in assignment.enumerated() where group >= 0 {
-                members[cursor[group]] = survivors[position]
-                cursor[group] += 1
+            members = [Int](repeating: 0, count: facts.count)
+            for (position, group) in assignment.enumerated() {
+                members[cursor[Int(group)]] = position
+                cursor[Int(group)] += 1
             }
-            groups = groupIds.indices.map { Group(originalTransactionId: groupIds[$0], members: starts[$0]..<starts[$0 + 1]) }
-            groups.sort { $0.originalTransactionId < $1.originalTransactionId }
+            // Deduplicate inside each group, compacting the member list.
+            var result: [Group] = []
+            result.reserveCapacity(counts.count)
+            var write = 0
+            for (group, id) in groups.ids.enumerated() {
+                let start = write
+                write = Self.deduplicate(&members, starts[group]..<starts[group + 1], writingAt: write, facts, entries)
+                result.append(Group(originalTransactionId: id, members: start..<write))
+            }
+            members.removeLast(members.count - write)
+            result.sort { $0.originalTransactionId < $1.originalTransactionId }
+            self.groups = result
+            let correctionFacts = corrections.map { Fact(entries, $0) }
+            var order = Array(correctionFacts.indices)
+            let kept = Self.deduplicate(&order, order.indices, writingAt: 0, correctionFacts, entries)
+            corrections = order[0..<kept].map { correctionFacts[$0].entry }
         }
 
         /// The group of one original transaction id, if present.
@@ -70,42 +82,59 @@ extension EntitlementFold {
             return low < groups.count && groups[low].originalTransactionId == otid ? groups[low] : nil
         }
 
-        /// Indices of visible entries, one per idempotency key: the lowest sequence number wins.
-        private static func deduplicated(_ entries: UnsafeBufferPointer<LedgerEntry>, knownAt: Instant?) -> [Int] {
-            var chosen: [String: Int] = [:]
-            chosen.reserveCapacity(entries.count)
-            for index in entries.indices {
-                if let knownAt, entries[index].recordedAt > knownAt { continue }
-                let key = entries[index].record.idempotencyKey
-                if let other = chosen[key] {
-                    if precedes(entries[index], entries[other]) { chosen[key] = index }
-                } else {
-                    chosen[key] = index
+        /// Sorts `range` of `list` (indices into `facts`) by idempotency key (hash first), then by which
+        /// duplicate wins,
+        /// and writes one per key from `write` on. Returns the next write position.
+        private static func deduplicate(
+            _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact],
+            _ entries: UnsafeBufferPointer<LedgerEntry>
+        ) -> Int {
+            list[range].sort { lhs, rhs in
+                if facts[lhs].keyHash != facts[rhs].keyHash { return facts[lhs].keyHash < facts[rhs].keyHash }
+                if facts[lhs].key != facts[rhs].key { return facts[lhs].key < facts[rhs].key }
+                if facts[lhs].seq != facts[rhs].seq { return facts[lhs].seq < facts[rhs].seq }
+                if facts[lhs].recordedAt != facts[rhs].recordedAt {
+                    return facts[lhs].recordedAt < facts[rhs].recordedAt
                 }
+                return precedes(facts[lhs].entry, facts[rhs].entry, entries)
             }
-            return Array(chosen.values)
+            var write = write
+            for position in range {
+                let index = list[position]
+                if position > range.lowerBound, facts[list[write - 1]].key == facts[index].key { continue }
+                list[write] = index
+                write += 1
+            }
+            return write
         }
 
-        /// Which of two duplicates the fold keeps: the lower sequence number, then (for malformed input that
-        /// repeats a sequence number) the earlier recording, then the smaller encoding.
-        private static func precedes(_ lhs: LedgerEntry, _ rhs: LedgerEntry) -> Bool {
-            if lhs.seq != rhs.seq { return lhs.seq < rhs.seq }
-            if lhs.recordedAt != rhs.recordedAt { return lhs.recordedAt < rhs.recordedAt }
-            if lhs.record == rhs.record { return false }
-            return lhs.record.encoded().lexicographicallyPrecedes(rhs.record.encoded())
+        /// Which of two duplicates with the same sequence number and recording time (malformed input) the
+        /// fold keeps: the smaller encoding.
+        private static func precedes(_ lhs: Int, _ rhs: Int, _ entries: UnsafeBufferPointer<LedgerEntry>) -> Bool {
+            if entries[lhs].record == entries[rhs].record { return false }
+            return entries[lhs].record.encoded().lexicographicallyPrecedes(entries[rhs].record.encoded())
         }
     }
-}
 
-extension LedgerRecord {
-    /// The original transaction id of the subscription this record is about, if any.
-    var subscriptionKey: String? {
-        transaction?.originalTransactionId ?? renewal?.originalTransactionId ?? subject.originalTransactionId
-    }
+    /// Original transaction id → group number: a linear scan while there are few groups (a query), a
+    /// dictionary beyond (a rebuild).
+    struct GroupMap {
+        private(set) var ids: [String] = []
+        private var dictionary: [String: Int] = [:]
 
-    /// When the record's App Store state was signed: the notification's, else the renewal info's.
-    var signalTime: Instant? {
-        notification?.signedDate ?? renewal?.signedDate
+        mutating func index(of id: String) -> Int {
+            if ids.count <= 8 {
+                if let last = ids.last, last == id { return ids.count - 1 }
+                if let found = ids.firstIndex(of: id) { return found }
+                ids.append(id)
+                if ids.count > 8 { for (number, known) in ids.enumerated() { dictionary[known] = number } }
+                return ids.count - 1
+            }
+            if let found = dictionary[id] { return found }
+            dictionary[id] = ids.count
+            ids.append(id)
+            return ids.count - 1
+        }
     }
 }
 

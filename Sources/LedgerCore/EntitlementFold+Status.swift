@@ -18,17 +18,16 @@ extension EntitlementFold {
                 if let revocation = grant.revocation, revocation.at <= at {
                     status = revocation.kind == .familyRevoke ? .revoked : .refunded
                 } else {
-                    (status, graceUntil) = lapse(of: group, in: index, since: grant.start, at: at)
+                    (status, graceUntil) = lapse(of: group, in: index, since: grant.start, lapsedAt: grant.end, at: at)
                 }
             }
         }
 
         let renewal = latestRenewal(of: group, in: index, at: at)
-        let autoRenew = renewal.flatMap { index.entries[$0].record.renewal?.autoRenewStatus }
+        let autoRenew = renewal.flatMap { index.facts[$0].autoRenew }
         var pending: String?
         if status == .active || status == .gracePeriod || status == .billingRetry, autoRenew != false,
-            let next = renewal.flatMap({ index.entries[$0].record.renewal?.autoRenewProductId }),
-            next != grant.productId
+            let next = renewal.flatMap({ index.facts[$0].autoRenewProductId }), next != grant.productId
         {
             pending = next
         }
@@ -45,14 +44,10 @@ extension EntitlementFold {
         var best: Int?
         var bestSigned = Instant.distantPast
         for member in index.members[group.members] {
-            guard let signed = index.entries[member].record.renewal?.signedDate, signed <= at else { continue }
+            guard let signed = index.facts[member].renewalSigned, signed <= at else { continue }
             if let current = best {
                 if signed < bestSigned { continue }
-                if signed == bestSigned,
-                    index.entries[member].record.idempotencyKey < index.entries[current].record.idempotencyKey
-                {
-                    continue
-                }
+                if signed == bestSigned, index.facts[member].key < index.facts[current].key { continue }
             }
             best = member
             bestSigned = signed
@@ -62,27 +57,51 @@ extension EntitlementFold {
 
     /// What a lapsed subscription is at `at`: the latest App Store signal about billing, signed after the
     /// lapsed grant began and at or before `at`, decides between grace period, billing retry and expiry.
-    private func lapse(of group: Index.Group, in index: Index, since start: Instant, at: Instant)
+    ///
+    /// Apple signs its word on a lapse (DID_FAIL_TO_RENEW with or without a grace period, EXPIRED) moments
+    /// after the period ends, yet that word describes the subscription from the lapse on: a grace period
+    /// runs from the end of the period. So while no signal about this lapse was signed by `at`, the first one
+    /// signed after the lapse decides.
+    private func lapse(of group: Index.Group, in index: Index, since start: Instant, lapsedAt end: Instant, at: Instant)
         -> (EntitlementStatus, Instant?)
     {
+        let members = index.members[group.members]
+        func speaks(_ member: Int) -> Bool {
+            Signal.speaksOfBilling(
+                index.facts[member].type, index.facts[member].gracePeriodExpires, index.facts[member].retrying)
+        }
         var best: Int?
         var bestTime = Instant.distantPast
         for member in index.members[group.members] {
-            let record = Signal(index.entries[member].record)
-            guard let time = record.time, time >= start, time <= at, record.speaksOfBilling else { continue }
+            guard let time = index.facts[member].signalTime, time >= start, time <= at,
+                Signal.speaksOfBilling(
+                    index.facts[member].type, index.facts[member].gracePeriodExpires,
+                    index.facts[member].retrying)
+            else { continue }
             if let current = best {
                 if time < bestTime { continue }
-                if time == bestTime,
-                    index.entries[member].record.idempotencyKey < index.entries[current].record.idempotencyKey
-                {
-                    continue
-                }
+                if time == bestTime, index.facts[member].key < index.facts[current].key { continue }
             }
             best = member
             bestTime = time
         }
+        if best == nil || bestTime < end {
+            // Nothing said about this lapse yet by `at`: Apple's first word on it, signed later, applies.
+            var first: Int?
+            var firstTime = Instant.distantFuture
+            for member in members {
+                guard let time = index.facts[member].signalTime, time >= end, time > at, speaks(member) else { continue }
+                if let current = first {
+                    if time > firstTime { continue }
+                    if time == firstTime, index.facts[member].key > index.facts[current].key { continue }
+                }
+                first = member
+                firstTime = time
+            }
+            if let first { best = first }
+        }
         guard let best else { return (.expired, nil) }
-        let signal = Signal(index.entries[best].record)
+        let signal = Signal(index.facts[best])
         if signal.type == NotificationType.expired { return (.expired, nil) }
         if let grace = signal.gracePeriodExpiresDate, grace > at { return (.gracePeriod, grace) }
         if signal.type == NotificationType.didFailToRenew {
@@ -99,7 +118,7 @@ extension EntitlementFold {
     }
 }
 
-/// The billing-relevant facts of one record, read without copying the record.
+/// The billing-relevant facts of one record.
 private struct Signal {
     let time: Instant?
     let type: String?
@@ -107,24 +126,24 @@ private struct Signal {
     let gracePeriodExpiresDate: Instant?
     let isInBillingRetryPeriod: Bool?
 
-    init(_ record: borrowing LedgerRecord) {
-        time = record.signalTime
-        type = record.notification?.type
-        subtype = record.notification?.subtype
-        gracePeriodExpiresDate = record.renewal?.gracePeriodExpiresDate
-        isInBillingRetryPeriod = record.renewal?.isInBillingRetryPeriod
+    init(_ fact: borrowing EntitlementFold.Fact) {
+        time = fact.signalTime
+        type = fact.type
+        subtype = fact.subtype
+        gracePeriodExpiresDate = fact.gracePeriodExpires
+        isInBillingRetryPeriod = fact.retrying
     }
 
     /// Whether the record says anything about billing: a billing notification type, or renewal info that
     /// states the grace period or the retry status. Others (a renewal-preference change without that
     /// information) do not override an earlier billing state.
-    var speaksOfBilling: Bool {
+    static func speaksOfBilling(_ type: String?, _ grace: Instant?, _ retrying: Bool?) -> Bool {
         switch type {
         case NotificationType.expired, NotificationType.didFailToRenew, NotificationType.gracePeriodExpired,
             NotificationType.didRenew:
             return true
         default:
-            return gracePeriodExpiresDate != nil || isInBillingRetryPeriod != nil
+            return grace != nil || retrying != nil
         }
     }
 }

@@ -34,14 +34,13 @@ public struct EntitlementFold: Sendable {
             if case .originalTransaction(let otid) = query { only = otid }
             let index = Index(buffer, knownAt: knownAt, only: only)
             var identity = Self.identity(of: query)
-            var owners: [String: Subject] = [:]
+            let query = Self.canonical(query)
             let corrections = Corrections(index) { otid in
                 index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
             }
             var subscriptions: [SubscriptionState] = []
             for group in index.groups {
                 let owner = Self.owner(of: group, in: index)
-                owners[group.originalTransactionId] = owner
                 if case .originalTransaction = query {
                     identity = (owner.userId, owner.appAccountToken)
                 } else if !Self.owner(owner, matches: query) {
@@ -108,7 +107,7 @@ public struct EntitlementFold: Sendable {
         let revokes = corrections.revokes(otid: group.originalTransactionId, owner: owner)
         let grants = grants(of: group, in: index, revokes: revokes.map(\.from))
         var lastSeq: UInt64 = 0
-        for member in index.members[group.members] { lastSeq = max(lastSeq, index.entries[member].seq) }
+        for member in index.members[group.members] { lastSeq = max(lastSeq, index.facts[member].seq) }
         for revoke in revokes { lastSeq = max(lastSeq, revoke.seq) }
         return state(of: group, in: index, grants: grants, at: at, lastSeq: lastSeq)
     }

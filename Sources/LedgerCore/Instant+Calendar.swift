@@ -6,13 +6,15 @@ extension Instant {
     /// - Returns: nil when the period has neither months nor days, or the result is out of range.
     public func adding(_ period: Period, count: Int = 1) -> Instant? {
         if let months = period.months {
-            return addingMonths(months * count)
+            let (total, overflow) = months.multipliedReportingOverflow(by: count)
+            return overflow ? nil : addingMonths(total)
         }
         if let days = period.days {
-            let (delta, overflow) = Int64(days * count).multipliedReportingOverflow(by: 86_400_000)
-            guard !overflow else { return nil }
-            let (sum, overflow2) = milliseconds.addingReportingOverflow(delta)
-            return overflow2 ? nil : Instant(milliseconds: sum)
+            let (total, overflow) = Int64(days).multipliedReportingOverflow(by: Int64(count))
+            let (delta, overflow2) = total.multipliedReportingOverflow(by: 86_400_000)
+            guard !overflow, !overflow2 else { return nil }
+            let (sum, overflow3) = milliseconds.addingReportingOverflow(delta)
+            return overflow3 ? nil : Instant(milliseconds: sum)
         }
         return nil
     }
@@ -20,7 +22,7 @@ extension Instant {
     private func addingMonths(_ months: Int) -> Instant? {
         // Keep well inside the range where the civil-date arithmetic cannot overflow.
         let limit: Int64 = 1 << 52
-        guard milliseconds > -limit, milliseconds < limit, abs(months) < 1 << 30 else { return nil }
+        guard milliseconds > -limit, milliseconds < limit, months > -(1 << 30), months < 1 << 30 else { return nil }
         var days = milliseconds / 86_400_000
         var rest = milliseconds % 86_400_000
         if rest < 0 {

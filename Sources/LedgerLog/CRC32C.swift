@@ -1,8 +1,14 @@
+import CCRC32C
+
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as used by iSCSI, ext4 and Kafka.
 ///
-/// Slicing-by-16: sixteen 256-entry tables let the loop fold sixteen bytes per step (two independent 64-bit
-/// loads). The standard check value: `CRC32C.checksum("123456789".utf8)` is `0xE3069283`.
+/// Uses the CPU's crc32 instruction when it has one (SSE 4.2, arm64 CRC; through the small `CCRC32C` C target,
+/// since Swift has no intrinsics), about four times faster; otherwise slicing-by-16 in Swift: sixteen 256-entry
+/// tables fold sixteen bytes per step. Both give identical results.
+/// The standard check value: `CRC32C.checksum("123456789".utf8)` is `0xE3069283`.
 public enum CRC32C {
+    /// Whether the CPU's crc32 instruction is used.
+    public static let usesHardware = ledger_crc32c_hardware() != 0
     /// Table k maps a byte to its CRC contribution k positions further back; 16 × 256 entries.
     // nonisolated(unsafe): written once by the lazy initialiser, then only read.
     @usableFromInline
@@ -38,6 +44,14 @@ public enum CRC32C {
     /// Continues a checksum over more bytes (start with 0).
     @inlinable
     public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
+        if usesHardware { return ledger_crc32c_update(crc, base, bytes.count) }
+        return software(crc, bytes)
+    }
+
+    /// The portable slicing-by-16 implementation (also the reference the hardware path is tested against).
+    @inlinable
+    public static func software(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard var pointer = bytes.baseAddress, bytes.count > 0 else { return crc }
         var remaining = bytes.count
         var value = ~crc

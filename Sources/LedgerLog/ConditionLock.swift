@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A mutex with a condition variable (pthread), for the group commit's leader/follower hand-off.
@@ -34,6 +34,12 @@ final class ConditionLock: @unchecked Sendable {
 
     /// Releases the lock, sleeps until signalled, and takes the lock again. Callers re-check their condition.
     func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Like ``wait()``, but gives up at `deadline` (CLOCK_REALTIME); returns false on timeout.
+    func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+    }
 
     /// Wakes every waiter.
     func broadcast() { pthread_cond_broadcast(condition) }

@@ -64,7 +64,8 @@ struct Meta: Equatable, Sendable {
             lines[2].hasPrefix("crc32c "), let version = UInt8(lines[0].dropFirst(18))
         else {
             throw LogError(
-                .damaged, "\(directory.meta) is damaged (unreadable); restore it from a backup or recreate it "
+                .damaged,
+                "\(directory.meta) is damaged (unreadable); restore it from a backup or recreate it "
                     + "with the environment named in the segment headers")
         }
         let body = Array("\(lines[0])\n\(lines[1])\n".utf8)

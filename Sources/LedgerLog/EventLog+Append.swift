@@ -9,9 +9,21 @@ struct PendingAppend {
 /// What a leader decided for one batch, under the lock: new records with their seqs and times, and every
 /// caller's outcomes.
 struct BatchPlan {
+    /// The requests, as queued (the plan refers to their entries by position, so they are never copied).
+    var batch: [PendingAppend]
     var tickets: [Int] = []
     var outcomes: [[AppendOutcome]] = []
-    var records: [(entry: LogEntry, seq: UInt64, recordedAt: Int64, keyHash: UInt64)] = []
+    /// The records to write: which request and entry, and the seq, time and key hash given to it.
+    var records: [(request: Int32, index: Int32, seq: UInt64, recordedAt: Int64, keyHash: UInt64)] = []
+
+    init(batch: [PendingAppend]) { self.batch = batch }
+
+    /// The entry of a planned record.
+    @inline(__always)
+    func entry(_ position: Int) -> LogEntry {
+        let record = records[position]
+        return batch[Int(record.request)].entries[Int(record.index)]
+    }
 }
 
 /// What the leader's write produced.
@@ -114,30 +126,30 @@ extension EventLog {
 
     /// Assigns seqs and times, and finds duplicates (in the log or earlier in the batch). Holding the lock.
     private func planLocked(_ batch: [PendingAppend]) -> BatchPlan {
-        var plan = BatchPlan()
+        var plan = BatchPlan(batch: batch)
         var nextSeq = state.headSeq + 1
         var time = state.headTime
         let now = clock()
         // Keys earlier in this batch: hash → index in plan.records + 1; distinct keys sharing a hash go by name.
         var inBatch = HashTable64()
         var inBatchCollisions: [String: UInt64] = [:]
-        for request in batch {
+        for (requestIndex, request) in batch.enumerated() {
             var outcomes: [AppendOutcome] = []
             outcomes.reserveCapacity(request.entries.count)
-            for entry in request.entries {
+            for (entryIndex, entry) in request.entries.enumerated() {
                 let key = entry.idempotencyKey
                 let hash = StableHash.hash(key)
                 var earlier: UInt64?
                 if let position = inBatch.find(hash) {
-                    let record = plan.records[Int(position) - 1]
-                    earlier = record.entry.idempotencyKey == key ? record.seq : inBatchCollisions[key]
+                    let seq = plan.records[Int(position) - 1].seq
+                    earlier = plan.entry(Int(position) - 1).idempotencyKey == key ? seq : inBatchCollisions[key]
                 }
                 if let seq = earlier ?? lookupKeyLocked(key, hash: hash) {
                     outcomes.append(.duplicate(seq: seq))
                     continue
                 }
                 time = max(time, entry.recordedAt ?? now)
-                plan.records.append((entry, nextSeq, time, hash))
+                plan.records.append((Int32(requestIndex), Int32(entryIndex), nextSeq, time, hash))
                 if inBatch.find(hash) == nil {
                     inBatch.set(hash, UInt64(plan.records.count))
                 } else {
@@ -159,9 +171,11 @@ extension EventLog {
         let index = state.segments.count - 1
         state.segments[index].offsets.append(contentsOf: written.offsets)
         state.segments[index].size = written.end
-        for record in plan.records {
-            state.keys.insert(record.entry.idempotencyKey, hash: record.keyHash, seq: record.seq)
-            let subjects = record.entry.subjectKeys
+        for position in plan.records.indices {
+            let record = plan.records[position]
+            let entry = plan.entry(position)
+            state.keys.insert(entry.idempotencyKey, hash: record.keyHash, seq: record.seq)
+            let subjects = entry.subjectKeys
             state.subjects.insert(seq: record.seq, count: subjects.count) { StableHash.hash(subjects[$0]) }
         }
         state.headSeq = last.seq

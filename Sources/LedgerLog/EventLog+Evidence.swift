@@ -3,9 +3,9 @@ import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Distinguishes temporary evidence files written concurrently by one process.
@@ -20,43 +20,68 @@ extension EventLog {
         try putEvidence(batch: [bytes])[0]
     }
 
-    /// Stores several pieces of evidence with one pass of fsyncs per directory; returns their digests in order.
+    /// Stores several pieces of evidence durably; returns their digests in order.
+    ///
+    /// Each piece is written to a temporary file beside its final name, made durable, then renamed, and the
+    /// renames made durable. A few pieces get an fsync each; a larger batch is written without per-file
+    /// fsyncs and made durable with one `syncfs` before and one after the renames (two journal commits instead
+    /// of one per file).
     public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         var digests: [[UInt8]] = []
-        var written: [(temporary: String, final: String)] = []
-        var directories: Set<String> = []
+        var pending: [(bytes: [UInt8], path: String)] = []
+        var seen: Set<String> = []
         do throws(SystemError) {
             for bytes in batch {
                 let digest = SHA256.hash(bytes)
                 digests.append(digest)
                 let path = evidencePath(digest)
+                guard seen.insert(path).inserted else { continue }
                 if let status = try fileSystem.stat(path), status.size == Int64(bytes.count) { continue }
-                let folder = Path.parent(of: path)
-                try fileSystem.createDirectories(folder)
+                pending.append((bytes, path))
+            }
+        } catch {
+            throw LogError.system(error, "storing evidence in \(directory.evidence)")
+        }
+        guard !pending.isEmpty else { return digests }
+        let perFile = pending.count < Self.evidenceBatchThreshold
+        var written: [(temporary: String, final: String)] = []
+        var directories: Set<String> = []
+        do throws(SystemError) {
+            for item in pending {
+                let folder = Path.parent(of: item.path)
+                if !directories.contains(folder) { try fileSystem.createDirectories(folder) }
                 let number = evidenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
-                let temporary = "\(path).tmp-\(getpid())-\(number)"
+                let temporary = "\(item.path).tmp-\(getpid())-\(number)"
                 let fd = try fileSystem.open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
                 do throws(SystemError) {
-                    try fileSystem.writeAll(fd, bytes, at: 0)
-                    try fileSystem.fsync(fd)
+                    try fileSystem.writeAll(fd, item.bytes, at: 0)
+                    if perFile { try fileSystem.fsync(fd) }
                     try fileSystem.close(fd)
                 } catch {
                     try? fileSystem.close(fd)
                     try? fileSystem.unlink(temporary)
                     throw error
                 }
-                written.append((temporary, path))
+                written.append((temporary, item.path))
                 directories.insert(folder)
             }
+            if !perFile { try fileSystem.syncFileSystem(directory.evidence) }
             for file in written { try fileSystem.rename(file.temporary, to: file.final) }
-            for folder in directories { try fileSystem.fsyncDirectory(folder) }
+            if perFile {
+                for folder in directories { try fileSystem.fsyncDirectory(folder) }
+            } else {
+                try fileSystem.syncFileSystem(directory.evidence)
+            }
         } catch {
             for file in written { try? fileSystem.unlink(file.temporary) }
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
         }
         return digests
     }
+
+    /// From this many new pieces on, a batch is made durable with `syncfs` instead of an fsync per file.
+    static let evidenceBatchThreshold = 8
 
     /// The evidence with this SHA-256, or nil when none is stored.
     /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name.

@@ -4,10 +4,13 @@ extension EventLog {
     /// The seqs of every record about `key`, in order (empty for an unknown subject).
     public func seqs(forSubjectKey key: String) -> [UInt64] {
         let hash = StableHash.hash(key)
-        guard let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
-            guard !state.closed else { throw Self.closedError }
-            return (state.subjects.candidates(hash: hash), state.segments)
-        }) else { return [] }
+        guard
+            let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
+                guard !state.closed else { throw Self.closedError }
+                try ensureIndexesLocked()
+                return (state.subjects.candidates(hash: hash), state.segments)
+            })
+        else { return [] }
         // Confirm: two subjects may share a 64-bit hash.
         return candidates.filter { seq in
             (try? Self.readRecord(fileSystem, segments, seq: seq))?.subjectKeys.contains(key) ?? false
@@ -19,6 +22,7 @@ extension EventLog {
         let hash = StableHash.hash(key)
         let (candidates, segments) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
+            try ensureIndexesLocked()
             return (state.subjects.candidates(hash: hash), state.segments)
         }
         var records: [LogRecord] = []
@@ -31,12 +35,43 @@ extension EventLog {
 
     /// The seq of the record appended with this idempotency key, if any.
     public func seq(forIdempotencyKey key: String) -> UInt64? {
-        lock.withLock { lookupKeyLocked(key, hash: StableHash.hash(key)) }
+        lock.withLock {
+            guard !state.closed, (try? ensureIndexesLocked()) != nil else { return nil }
+            return lookupKeyLocked(key, hash: StableHash.hash(key))
+        }
     }
 
     /// How many distinct subjects the index holds.
     public var subjectCount: Int {
-        lock.withLock { state.subjects.subjectCount }
+        lock.withLock {
+            guard !state.closed, (try? ensureIndexesLocked()) != nil else { return 0 }
+            return state.subjects.subjectCount
+        }
+    }
+
+    /// Loads a reader's indexes on first use: from the index files when they match this log (then only the
+    /// records after their covered seq are indexed), else by scanning the whole log. Holding the lock.
+    func ensureIndexesLocked() throws(LogError) {
+        guard !state.indexesReady else { return }
+        if let (keys, subjects, covered, hash) = Self.loadIndexFiles(fileSystem, directory), covered <= state.headSeq,
+            hash
+                == (covered == 0
+                    ? state.headHashAtGenesis : (try? Self.readRecord(fileSystem, state.segments, seq: covered))?.hash)
+        {
+            var keyIndex = keys
+            var subjectIndex = subjects
+            try Self.scan(fileSystem, state.segments, from: covered + 1, through: state.headSeq, checkCRC: true) {
+                view, _, _ in
+                Self.index(view, keys: &keyIndex, subjects: &subjectIndex)
+                return true
+            }
+            state.keys = keyIndex
+            state.subjects = subjectIndex
+            state.indexedSeq = covered
+        } else {
+            try rebuildIndexesLocked()
+        }
+        state.indexesReady = true
     }
 
     /// Looks a key up, confirming a hash hit by reading the record. Holding the lock.
@@ -52,14 +87,16 @@ extension EventLog {
         try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try rebuildIndexesLocked(progress: progress)
+            state.indexesReady = true
             if isWriter { try writeIndexesLocked() }
         }
     }
 
     /// Rebuilds the in-memory indexes by scanning the whole log. Holding the lock.
     func rebuildIndexesLocked(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
-        var keys = KeyIndex()
-        var subjects = SubjectIndex()
+        let records = Int(min(state.headSeq, 1 << 28))
+        var keys = KeyIndex(table: HashTable64(capacity: records))
+        var subjects = SubjectIndex(heads: HashTable64(capacity: records / 2))
         try Self.scan(fileSystem, state.segments, from: 1, through: state.headSeq, checkCRC: true) { view, _, _ in
             Self.index(view, keys: &keys, subjects: &subjects)
             if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }

@@ -32,27 +32,26 @@ extension EventLog {
         if let meta, let environment, meta.environment != environment {
             throw environmentMismatch(layout, bound: meta.environment, wanted: environment)
         }
-        // Persisted indexes: trusted only up to their covered seq, and only if that record's hash matches.
-        let keysFile = DerivedFile.read(Path.join(layout.index, keysIndexName), fileSystem: fileSystem)
-        let subjectsFile = DerivedFile.read(Path.join(layout.index, subjectsIndexName), fileSystem: fileSystem)
-        var keys = keysFile.flatMap { KeyIndex.decode($0.bytes) }
-        var subjects = subjectsFile.flatMap { SubjectIndex.decode($0.bytes) }
+        // The writer needs its indexes at once (duplicates); a reader builds them on first use.
+        var keyIndex = KeyIndex()
+        var subjectIndex = SubjectIndex()
         var covered: UInt64 = 0
-        if let keysFile, let subjectsFile, keys != nil, subjects != nil, keysFile.coveredSeq == subjectsFile.coveredSeq,
-            keysFile.headHash == subjectsFile.headHash
-        {
-            covered = keysFile.coveredSeq
-        } else {
-            keys = nil
-            subjects = nil
+        var persistedHash: [UInt8]?
+        if writable {
+            if let persisted = loadIndexFiles(fileSystem, layout) {
+                (keyIndex, subjectIndex, covered, persistedHash) = persisted
+            } else {
+                let estimate = try estimateRecords(fileSystem, layout)
+                keyIndex = KeyIndex(table: HashTable64(capacity: estimate))
+                subjectIndex = SubjectIndex(heads: HashTable64(capacity: estimate / 2))
+            }
         }
-        var keyIndex = keys ?? KeyIndex()
-        var subjectIndex = subjects ?? SubjectIndex()
         var coveredHash: [UInt8]?
+        let chainFrom = options.verifyChainOnOpen ? 1 : (writable ? covered + 1 : UInt64.max)
         let walk = try LogWalk.run(
-            fileSystem, layout, environment: meta?.environment, writable: writable,
-            chainFrom: options.verifyChainOnOpen ? 1 : covered + 1
+            fileSystem, layout, environment: meta?.environment, writable: writable, chainFrom: chainFrom
         ) { view in
+            guard writable else { return }
             let seq = view.seq
             if seq == covered { coveredHash = Array(view.hash) }
             if seq > covered { index(view, keys: &keyIndex, subjects: &subjectIndex) }
@@ -87,13 +86,16 @@ extension EventLog {
         state.segments = segments
         state.headSeq = walk.headSeq
         state.headTime = walk.headTime
-        state.headHash = walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        state.headHash =
+            walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
         let coverageHolds =
-            covered == 0 || (covered <= walk.headSeq && coveredHash != nil && coveredHash == keysFile?.headHash)
+            covered == 0 || (covered <= walk.headSeq && coveredHash != nil && coveredHash == persistedHash)
         let log = EventLog(
             directory: layout, fileSystem: fileSystem, options: options, clock: clock, writerLock: writerLock,
             state: state, recovery: recovery)
-        if coverageHolds {
+        if !writable {
+            log.state.indexesReady = false
+        } else if coverageHolds {
             log.state.keys = keyIndex
             log.state.subjects = subjectIndex
             log.state.indexedSeq = covered
@@ -111,6 +113,28 @@ extension EventLog {
             log.lock.withLock { try? log.writeIndexesLocked() }
         }
         return log
+    }
+
+    /// The persisted indexes, if both files are intact and agree: the indexes, their covered seq and the chain
+    /// hash they claim for it (still to be checked against the log).
+    static func loadIndexFiles(_ fileSystem: any FileSystem, _ layout: DataDirectory)
+        -> (KeyIndex, SubjectIndex, UInt64, [UInt8])?
+    {
+        guard let keysFile = DerivedFile.read(Path.join(layout.index, keysIndexName), fileSystem: fileSystem),
+            let subjectsFile = DerivedFile.read(Path.join(layout.index, subjectsIndexName), fileSystem: fileSystem),
+            keysFile.coveredSeq == subjectsFile.coveredSeq, keysFile.headHash == subjectsFile.headHash,
+            let keys = KeyIndex.decode(keysFile.bytes), let subjects = SubjectIndex.decode(subjectsFile.bytes)
+        else { return nil }
+        return (keys, subjects, keysFile.coveredSeq, keysFile.headHash)
+    }
+
+    /// About how many records the log holds (one per 256 bytes), to size tables up front instead of doubling.
+    static func estimateRecords(_ fileSystem: any FileSystem, _ layout: DataDirectory) throws(LogError) -> Int {
+        var bytes: Int64 = 0
+        for name in try layout.segmentNames(fileSystem) {
+            bytes += (try? fileSystem.stat(layout.segment(name)))??.size ?? 0
+        }
+        return Int(min(bytes / 256, 1 << 28))
     }
 
     /// Adds one record to the in-memory indexes.

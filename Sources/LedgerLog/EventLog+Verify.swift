@@ -1,5 +1,11 @@
-import LedgerSystem
 import LedgerCrypto
+import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// What `verify` found.
 public struct VerifyReport: Sendable, Hashable {
@@ -20,6 +26,20 @@ public struct VerifyReport: Sendable, Hashable {
 
     /// Whether every checksum, seq, time and chain hash is right (and the head is the expected one).
     public var ok: Bool { problem == nil }
+
+    /// Creates a report (for other stores' checks of the same contract).
+    public init(
+        records: UInt64, headSeq: UInt64, headHash: [UInt8], headTime: Int64, environment: String?, segments: Int,
+        problem: LogProblem?
+    ) {
+        self.records = records
+        self.headSeq = headSeq
+        self.headHash = headHash
+        self.headTime = headTime
+        self.environment = environment
+        self.segments = segments
+        self.problem = problem
+    }
 }
 
 /// What `repair` did.
@@ -30,6 +50,13 @@ public struct RepairReport: Sendable, Hashable {
     public var headSeq: UInt64
     /// Its chain hash.
     public var headHash: [UInt8]
+
+    /// Creates a report (for other stores, which have no torn tail to cut).
+    public init(cut: RecoveryReport?, headSeq: UInt64, headHash: [UInt8]) {
+        self.cut = cut
+        self.headSeq = headSeq
+        self.headHash = headHash
+    }
 }
 
 extension EventLog {
@@ -48,14 +75,25 @@ extension EventLog {
         let layout = DataDirectory(root: directory)
         let meta = try Meta.read(fileSystem, layout)
         var pinned: [UInt8]?
-        let walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
-            view in
-            if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
-            if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+        var walk: LogWalk
+        var attempt = 0
+        while true {
+            walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
+                view in
+                if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
+                if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+            }
+            walk.closeAll(fileSystem)
+            // A live writer may have been mid-write: if the segment with the "torn" tail has grown since, look again.
+            guard attempt < 3, walk.problem?.isTail == true, let tail = walk.tail else { break }
+            let name = walk.segments[tail.segment].name
+            guard let now = try? fileSystem.stat(layout.segment(name)), now.size != walk.tailFileSize else { break }
+            attempt += 1
+            usleep(20_000)
         }
-        walk.closeAll(fileSystem)
         let environment = meta?.environment ?? walk.environment
-        let headHash = walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        let headHash =
+            walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
         var report = VerifyReport(
             records: walk.headSeq, headSeq: walk.headSeq, headHash: headHash, headTime: walk.headTime,
             environment: environment, segments: try layout.segmentNames(fileSystem).count, problem: walk.problem)
@@ -69,10 +107,12 @@ extension EventLog {
             if actual != expectHead {
                 let at = expectSeq.map { "record \($0)" } ?? "the head (record \(walk.headSeq))"
                 let found = actual.map { Hex.encode($0) } ?? "no such record"
-                report.problem = report.problem ?? LogProblem(
-                    kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? walk.headSeq,
-                    message: "the chain hash of \(at) is \(found), not the expected \(Hex.encode(expectHead)); "
-                        + "history was rewritten or this is another log")
+                report.problem =
+                    report.problem
+                    ?? LogProblem(
+                        kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? walk.headSeq,
+                        message: "the chain hash of \(at) is \(found), not the expected \(Hex.encode(expectHead)); "
+                            + "history was rewritten or this is another log")
             }
         }
         return report

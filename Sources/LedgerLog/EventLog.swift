@@ -42,10 +42,16 @@ public final class EventLog: @unchecked Sendable {
         /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
         var dirtyTail: (segment: Int, size: Int64)?
         var indexedSeq: UInt64 = 0
+        /// False for a reader until its first index query loads or builds the indexes.
+        var indexesReady = true
+
+        /// The chain's starting hash for this directory's environment (empty when it is not known yet).
+        var headHashAtGenesis: [UInt8] { environment.map { LogFormat.genesis(environment: $0) } ?? [] }
     }
 
     init(
-        directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions, clock: @escaping @Sendable () -> Int64,
+        directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions,
+        clock: @escaping @Sendable () -> Int64,
         writerLock: WriterLock?, state: State, recovery: RecoveryReport?
     ) {
         self.directory = directory
@@ -76,7 +82,8 @@ public final class EventLog: @unchecked Sendable {
         }
         let lock = try WriterLock.acquire(fileSystem, layout)
         do {
-            return try open(layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,
+            return try open(
+                layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,
                 clock: clock, writerLock: lock)
         } catch {
             lock.release(fileSystem)
@@ -123,6 +130,7 @@ public final class EventLog: @unchecked Sendable {
             if state.closed { return [] }
             if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }
             state.closed = true
+            lock.broadcast()  // wake long-pollers
             return state.segments
         }
         for segment in segments { try? fileSystem.close(segment.fd) }

@@ -1,18 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// An open-addressing hash table from 64-bit keys (already well-mixed hashes) to 64-bit values, with linear
 /// probing over interleaved (key, value) slots, so a lookup touches one cache line. Far cheaper than
-/// `Dictionary` here: no re-hashing, no per-entry allocation.
+/// `Dictionary` here: no re-hashing, no per-entry allocation. Large tables live in memory mapped with
+/// transparent huge pages where the kernel allows, so random probes do not miss the TLB at every step.
 ///
-/// Key 0 marks an empty slot, so a key of 0 is stored as 1 (callers confirm hits anyway).
-struct HashTable64: Sendable {
-    /// Slot i: key at 2i, value at 2i + 1.
-    private var slots: [UInt64]
+/// Key 0 marks an empty slot, so a key of 0 is stored as 1 (callers confirm hits anyway). Copy-on-write.
+struct HashTable64: @unchecked Sendable {
+    // @unchecked Sendable: `storage` is never mutated while shared (copy-on-write below), so a copy sent to
+    // another thread is never written through by this one.
+    private var storage: Storage
     private(set) var count = 0
     private var mask: Int
 
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [UInt64](repeating: 0, count: 2 * size)
+        storage = Storage(slots: size)
         mask = size - 1
     }
 
@@ -23,15 +31,13 @@ struct HashTable64: Sendable {
     @inline(__always)
     func find(_ key: UInt64) -> UInt64? {
         let key = Self.normalize(key)
-        let mask = self.mask
-        return slots.withUnsafeBufferPointer { slots -> UInt64? in
-            var index = Int(truncatingIfNeeded: key) & mask
-            while true {
-                let slot = slots[2 &* index]
-                if slot == key { return slots[2 &* index &+ 1] }
-                if slot == 0 { return nil }
-                index = (index &+ 1) & mask
-            }
+        let slots = storage.words
+        var index = Int(truncatingIfNeeded: key) & mask
+        while true {
+            let slot = slots[2 &* index]
+            if slot == key { return slots[2 &* index &+ 1] }
+            if slot == 0 { return nil }
+            index = (index &+ 1) & mask
         }
     }
 
@@ -40,27 +46,25 @@ struct HashTable64: Sendable {
     @discardableResult
     @inline(__always)
     mutating func update(_ key: UInt64, _ body: (inout UInt64) -> Void) -> Bool {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(slots: mask + 1) }
         if (count &+ 1) &* 10 > (mask &+ 1) &* 7 { grow() }
         let key = Self.normalize(key)
-        let mask = self.mask
-        let existed = slots.withUnsafeMutableBufferPointer { slots -> Bool in
-            var index = Int(truncatingIfNeeded: key) & mask
-            while true {
-                let slot = slots[2 &* index]
-                if slot == key {
-                    body(&slots[2 &* index &+ 1])
-                    return true
-                }
-                if slot == 0 {
-                    slots[2 &* index] = key
-                    body(&slots[2 &* index &+ 1])
-                    return false
-                }
-                index = (index &+ 1) & mask
+        let slots = storage.words
+        var index = Int(truncatingIfNeeded: key) & mask
+        while true {
+            let slot = slots[2 &* index]
+            if slot == key {
+                body(&slots[2 &* index &+ 1])
+                return true
             }
+            if slot == 0 {
+                slots[2 &* index] = key
+                body(&slots[2 &* index &+ 1])
+                count &+= 1
+                return false
+            }
+            index = (index &+ 1) & mask
         }
-        if !existed { count &+= 1 }
-        return existed
     }
 
     /// Sets the value for `key`.
@@ -71,6 +75,7 @@ struct HashTable64: Sendable {
 
     /// Calls `body` with every (key, value).
     func forEach(_ body: (UInt64, UInt64) -> Void) {
+        let slots = storage.words
         for index in 0...mask where slots[2 * index] != 0 { body(slots[2 * index], slots[2 * index + 1]) }
     }
 
@@ -78,5 +83,42 @@ struct HashTable64: Sendable {
         var bigger = HashTable64(capacity: mask + 1)
         forEach { key, value in bigger.set(key, value) }
         self = bigger
+    }
+
+    /// Zeroed memory for the slots: anonymous mmap (huge pages advised) for large tables, malloc otherwise.
+    final class Storage {
+        let words: UnsafeMutablePointer<UInt64>
+        private let bytes: Int
+        private let mapped: Bool
+
+        init(slots: Int) {
+            bytes = slots * 16
+            if bytes >= 2 << 20,
+                let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                memory != MAP_FAILED
+            {
+                _ = madvise(memory, bytes, 14)  // MADV_HUGEPAGE
+                words = memory.bindMemory(to: UInt64.self, capacity: slots * 2)
+                mapped = true
+            } else {
+                words = .allocate(capacity: slots * 2)
+                words.initialize(repeating: 0, count: slots * 2)
+                mapped = false
+            }
+        }
+
+        func copy(slots: Int) -> Storage {
+            let other = Storage(slots: slots)
+            other.words.update(from: words, count: slots * 2)
+            return other
+        }
+
+        deinit {
+            if mapped {
+                munmap(words, bytes)
+            } else {
+                words.deallocate()
+            }
+        }
     }
 }

@@ -27,7 +27,7 @@ public struct LogEntry: Sendable, Hashable {
     }
 
     /// Throws ``LogError/Code/invalidEntry`` when the entry cannot be stored.
-    func validate() throws(LogError) {
+    public func validate() throws(LogError) {
         let keyLength = idempotencyKey.utf8.count
         guard keyLength > 0, keyLength <= LogFormat.maxKeyLength else {
             throw LogError(
@@ -36,7 +36,8 @@ public struct LogEntry: Sendable, Hashable {
         }
         guard subjectKeys.count <= LogFormat.maxSubjectKeys else {
             throw LogError(
-                .invalidEntry, "a record has at most \(LogFormat.maxSubjectKeys) subject keys (got \(subjectKeys.count))")
+                .invalidEntry,
+                "a record has at most \(LogFormat.maxSubjectKeys) subject keys (got \(subjectKeys.count))")
         }
         for key in subjectKeys where key.utf8.isEmpty || key.utf8.count > LogFormat.maxKeyLength {
             throw LogError(.invalidEntry, "a subject key must be 1 to \(LogFormat.maxKeyLength) UTF-8 bytes")
@@ -44,21 +45,6 @@ public struct LogEntry: Sendable, Hashable {
         guard payload.count <= LogFormat.maxPayloadSize else {
             throw LogError(
                 .invalidEntry, "a payload is at most \(LogFormat.maxPayloadSize) bytes (got \(payload.count))")
-        }
-    }
-}
-
-/// What happened to one appended entry.
-public enum AppendOutcome: Sendable, Hashable {
-    /// Appended durably as record `seq`, recorded at `recordedAt` (ms since the epoch).
-    case appended(seq: UInt64, recordedAt: Int64)
-    /// Already in the log as record `seq` (same idempotency key); nothing was written.
-    case duplicate(seq: UInt64)
-
-    /// The record's seq either way.
-    public var seq: UInt64 {
-        switch self {
-        case .appended(let seq, _), .duplicate(let seq): return seq
         }
     }
 }

@@ -14,6 +14,8 @@ struct LogWalk {
     var problem: LogProblem?
     /// Where a torn tail starts (segment index and offset), when ``problem`` is a torn tail.
     var tail: (segment: Int, offset: Int64)?
+    /// The size of that segment file when the walk read it (a live writer may have grown it since).
+    var tailFileSize: Int64 = 0
 
     init(environment: String?) {
         self.environment = environment
@@ -105,6 +107,7 @@ struct LogWalk {
             segment.size = 0
             if torn {
                 tail = (index, 0)
+                tailFileSize = fileSize
                 problem = LogProblem(
                     kind: .tornTail, segment: name, offset: 0, seq: expected,
                     message: "segment \(name) was torn while being created (\(reason)) and holds no record; "
@@ -225,6 +228,7 @@ struct LogWalk {
                 fileSystem: fileSystem, fd: segment.fd, fileSize: fileSize, after: offset, minSeq: expected)
             if isLast && !laterRecords {
                 tail = (index, offset)
+                tailFileSize = fileSize
                 problem = LogProblem(
                     kind: .tornTail, segment: name, offset: offset, seq: expected,
                     message: "segment \(name) has a torn tail at byte \(offset) (record \(expected): \(reason)); "

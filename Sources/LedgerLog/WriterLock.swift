@@ -1,9 +1,9 @@
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The one-writer-per-directory lock: an exclusive `flock` on `LOCK`, which names its holder.

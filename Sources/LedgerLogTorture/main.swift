@@ -2,14 +2,16 @@
 //
 //   LedgerLogTorture write DIR ROUND THREADS   appends forever from THREADS threads, printing "ack SEQ KEY" on
 //                                              stdout after each append returns (i.e. once it is durable)
-//   LedgerLogTorture check DIR ACKS            opens DIR as the writer (recovering from the crash), then checks
+//   LedgerLogTorture check DIR ACKS [--tear]   opens DIR as the writer (recovering from the crash), then checks
 //                                              that every acknowledged record is there, verify passes and the
-//                                              seqs are gap-free
+//                                              seqs are gap-free. --tear first simulates power loss: the bytes
+//                                              after the last acknowledged record are cut at a random point,
+//                                              sometimes followed by zeros
 import LedgerLog
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a line to stdout with one write(2), so a SIGKILL never leaves a half-printed acknowledgement
@@ -90,7 +92,46 @@ func write(directory: String, round: Int, threads: Int) {
     for thread in handles { pthread_join(thread, nil) }
 }
 
-func check(directory: String, acks: String) {
+/// Simulates power loss after a kill: whatever was not acknowledged may be lost or left as garbage. Cuts the last
+/// segment at a random point after the last acknowledged record, sometimes adding zeros (as ext4 can leave).
+func tear(directory: String, lastAcknowledged: UInt64) -> String {
+    let fs = PosixFileSystem()
+    guard let reader = try? EventLog.openReader(at: directory) else { return "" }
+    defer { reader.close() }
+    var keepUntil: (segment: String, end: Int64)?
+    if lastAcknowledged > 0 {
+        try? reader.forEachView(from: lastAcknowledged) { view, segment, offset in
+            if keepUntil == nil { keepUntil = (segment, offset + Int64(view.frameSize)) }
+        }
+    }
+    let names = ((try? fs.readDirectory(directory + "/log")) ?? []).filter { $0.hasSuffix(".seg") }.sorted()
+    guard let last = names.last, let fd = try? fs.open(directory + "/log/" + last, .readWrite) else { return "" }
+    defer { try? fs.close(fd) }
+    guard let size = try? fs.fstat(fd).size else { return "" }
+    let floor = keepUntil?.segment == last ? keepUntil!.end : 128
+    guard size > floor, Bool.random() else { return "" }
+    let cut = Int64.random(in: floor...size)
+    try? fs.ftruncate(fd, size: cut)
+    var note = " torn at \(last):\(cut) of \(size)"
+    if Int.random(in: 0..<3) == 0 {
+        let zeros = [UInt8](repeating: 0, count: Int.random(in: 1...4096))
+        try? fs.writeAll(fd, zeros, at: cut)
+        note += " +\(zeros.count) zero bytes"
+    }
+    try? fs.fsync(fd)
+    return note
+}
+
+func check(directory: String, acks: String, tearing: Bool) {
+    let text = (try? PosixFileSystem().readFile(acks)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+    if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }  // a line cut by the kill
+    let lastAcknowledged =
+        lines.compactMap { line -> UInt64? in
+            let parts = line.split(separator: " ")
+            return parts.count == 3 && parts[0] == "ack" ? UInt64(parts[1]) : nil
+        }.max() ?? 0
+    let torn = tearing ? tear(directory: directory, lastAcknowledged: lastAcknowledged) : ""
     // Opening as the writer runs crash recovery (cuts a torn tail) exactly as a restarted server would.
     let log: EventLog
     do {
@@ -101,9 +142,6 @@ func check(directory: String, acks: String) {
     let recovered = log.recovery.map { " (\($0))" } ?? ""
     let head = log.head.seq
     var acknowledged = 0
-    let text = (try? PosixFileSystem().readFile(acks)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
-    if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }  // a line cut by the kill
     for line in lines where line.hasPrefix("ack ") {
         let parts = line.split(separator: " ")
         guard parts.count == 3, let seq = UInt64(parts[1]) else { continue }
@@ -131,7 +169,7 @@ func check(directory: String, acks: String) {
     do {
         let report = try EventLog.verify(at: directory)
         guard report.ok else { fail("verify: \(report.problem!.message)") }
-        emit("ok head=\(report.headSeq) acknowledged=\(acknowledged)\(recovered)")
+        emit("ok head=\(report.headSeq) acknowledged=\(acknowledged)\(torn)\(recovered)")
     } catch {
         fail("verify: \(error)")
     }
@@ -141,9 +179,9 @@ let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "write" where arguments.count == 5:
     write(directory: arguments[2], round: Int(arguments[3]) ?? 0, threads: Int(arguments[4]) ?? 4)
-case "check" where arguments.count == 4:
-    check(directory: arguments[2], acks: arguments[3])
+case "check" where arguments.count == 4 || arguments.count == 5:
+    check(directory: arguments[2], acks: arguments[3], tearing: arguments.count == 5 && arguments[4] == "--tear")
 default:
-    emit("usage: LedgerLogTorture write DIR ROUND THREADS | check DIR ACKS")
+    emit("usage: LedgerLogTorture write DIR ROUND THREADS | check DIR ACKS [--tear]")
     exit(64)
 }

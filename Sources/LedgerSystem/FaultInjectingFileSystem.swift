@@ -1,9 +1,9 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A fault that ``FaultInjectingFileSystem`` produces on chosen calls.
@@ -209,8 +209,17 @@ public final class FaultInjectingFileSystem: FileSystem {
         try base.flock(fd, exclusive: exclusive, wait: wait)
     }
 
+    public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
+        base.startWriteback(fd, offset: offset, count: count)
+    }
+
     public func fsyncDirectory(_ path: String) throws(SystemError) {
         try check(.fsyncDirectory, "fsync", path: path)
         try base.fsyncDirectory(path)
+    }
+
+    public func syncFileSystem(_ path: String) throws(SystemError) {
+        try check(.fsyncDirectory, "syncfs", path: path)
+        try base.syncFileSystem(path)
     }
 }

@@ -1,8 +1,13 @@
+import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
+
+/// Makes temporary file names unique within the process, so concurrent writers of one file never collide.
+private let temporaryCounter = Atomic<Int>(0)
 
 extension FileSystem {
     /// Writes all of `bytes` at `offset`, looping on short writes.
@@ -56,7 +61,7 @@ extension FileSystem {
         let fd: FileDescriptor
         do {
             fd = try open(path, .read)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         defer { try? close(fd) }
@@ -70,7 +75,7 @@ extension FileSystem {
         let fd: FileDescriptor
         do {
             fd = try open(path, .read)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         defer { try? close(fd) }
@@ -89,7 +94,8 @@ extension FileSystem {
     /// Replaces a file's content atomically and durably: a temporary file beside it is written and fsynced,
     /// renamed over the target, and the directory fsynced.
     public func writeFileDurably(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
-        let temporary = "\(path).tmp-\(getpid())"
+        let number = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        let temporary = "\(path).tmp-\(getpid())-\(number)"
         let fd = try open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
         do {
             try writeAll(fd, bytes, at: 0)

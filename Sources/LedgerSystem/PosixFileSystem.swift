@@ -1,12 +1,18 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // Free functions: inside the type, `stat` and `flock` name its own methods.
 private func cStat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { stat(path, info) }
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+
+/// Linux's `sync_file_range`, which the Glibc module does not export (it needs _GNU_SOURCE); nil elsewhere.
+private let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
+}()
 
 /// The real file system: each operation is one POSIX call through ``Syscall``.
 public struct PosixFileSystem: FileSystem {
@@ -69,7 +75,7 @@ public struct PosixFileSystem: FileSystem {
         var info = Glibc.stat()
         do {
             try Syscall.retrying("stat", path: path) { cStat(path, &info) }
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             return nil
         }
         return FileStatus(size: Int64(info.st_size), isDirectory: (info.st_mode & S_IFMT) == S_IFDIR)
@@ -86,7 +92,7 @@ public struct PosixFileSystem: FileSystem {
     public func mkdir(_ path: String, mode: UInt32) throws(SystemError) {
         do {
             try Syscall.retrying("mkdir", path: path) { Glibc.mkdir(path, mode_t(mode)) }
-        } catch where error.code == .alreadyExists {
+        } catch  where error.code == .alreadyExists {
             return
         }
     }
@@ -109,9 +115,32 @@ public struct PosixFileSystem: FileSystem {
         try Syscall.retrying("flock") { cFlock(fd.rawValue, operation) }
     }
 
+    public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
+        _ = syncFileRange?(fd.rawValue, offset, Int64(count), 2)  // SYNC_FILE_RANGE_WRITE
+    }
+
     public func fsyncDirectory(_ path: String) throws(SystemError) {
         let fd = try open(path, .directoryOnly)
         defer { try? close(fd) }
         try Syscall.retrying("fsync", path: path) { Glibc.fsync(fd.rawValue) }
     }
+
+    public func syncFileSystem(_ path: String) throws(SystemError) {
+        let fd = try open(path, .directoryOnly)
+        defer { try? close(fd) }
+        guard let syncfs = Self.syncfs else {
+            try Syscall.retrying("sync", path: path) { () -> Int32 in
+                Glibc.sync()
+                return 0
+            }
+            return
+        }
+        try Syscall.retrying("syncfs", path: path) { syncfs(fd.rawValue) }
+    }
+
+    /// `syncfs(2)`, which Glibc's Swift module does not export, looked up once in the C library.
+    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
 }

@@ -92,7 +92,8 @@ struct EntitlementFoldTests {
 
     @Test("an unknown subject is not an error")
     func unknownSubject() {
-        let state = fold.state(of: .account("not-a-uuid"), entries: Lifecycle.purchase.entries, at: Fixture.p, knownAt: nil)
+        let state = fold.state(
+            of: .account("not-a-uuid"), entries: Lifecycle.purchase.entries, at: Fixture.p, knownAt: nil)
         #expect(state.status == .none)
         #expect(state.subscriptions.isEmpty)
         #expect(state.appAccountToken == "not-a-uuid")

@@ -3,6 +3,10 @@ import Testing
 
 @testable import LedgerLog
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct AppendTests {
     @Test func appendsGetGapFreeSeqsAndReadBack() throws {
         let temp = TempDirectory()
@@ -139,5 +143,34 @@ import Testing
         log.close()
         let report = try EventLog.verify(at: temp.data)
         #expect(report.ok && report.headSeq == UInt64(threads * perThread))
+    }
+}
+
+@Suite struct WaitingTests {
+    @Test func aLongPollWakesWhenARecordIsAppended() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        _ = try log.append(entry(1))
+        #expect(log.waitForHead(after: 1, timeoutMillis: 50) == 1, "times out with nothing new")
+        runThreads(2) { thread in
+            if thread == 0 {
+                usleep(50_000)
+                _ = try? log.append(entry(2))
+            } else {
+                #expect(log.waitForHead(after: 1, timeoutMillis: 10_000) == 2)
+            }
+        }
+    }
+
+    @Test func aCheckpointLetsTheNextOpenSkipIndexing() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        try appendEach(log, 1...5)
+        try log.checkpoint()
+        let snapshot = try #require(DerivedFile.read(temp.data + "/index/keys.idx"))
+        #expect(snapshot.coveredSeq == 5)
+        #expect(snapshot.headHash == log.head.hash)
+        log.close()
     }
 }

@@ -30,3 +30,20 @@ import Testing
         #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
     }
 }
+
+@Suite struct CRC32CHardwareTests {
+    @Test(arguments: [0, 1, 3, 7, 8, 9, 15, 16, 17, 100, 451, 4096])
+    func hardwareAndSoftwareAgree(length: Int) {
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let seed = UInt32.random(in: 0...UInt32.max, using: &random)
+        bytes.withUnsafeBytes { raw in
+            #expect(CRC32C.update(seed, raw) == CRC32C.software(seed, raw))
+            #expect(CRC32C.update(0, raw) == CRC32C.software(0, raw))
+        }
+    }
+
+    @Test func softwareMeetsTheCheckValue() {
+        Array("123456789".utf8).withUnsafeBytes { #expect(CRC32C.software(0, $0) == 0xE306_9283) }
+    }
+}

@@ -3,7 +3,7 @@ import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs `body(i)` on `count` threads at once and waits for all.
@@ -68,4 +68,5 @@ final class CountingFileSystem: FileSystem {
         try base.flock(fd, exclusive: exclusive, wait: wait)
     }
     func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
+    func syncFileSystem(_ path: String) throws(SystemError) { try base.syncFileSystem(path) }
 }

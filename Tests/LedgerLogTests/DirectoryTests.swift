@@ -1,11 +1,11 @@
 import LedgerSystem
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @testable import LedgerLog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The data directory: one writer, readers alongside, evidence and derived files.
 @Suite struct DirectoryTests {
@@ -147,5 +147,66 @@ import Glibc
         defer { reader.close() }
         #expect(reader.readDerived("projection.snap") == nil)
         #expect(reader.readDerived("missing.snap") == nil)
+    }
+}
+
+@Suite struct LiveReaderTests {
+    @Test func verifyAndReadersSeeOnlyWholeRecordsWhileAWriterAppends() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data, options: LogOptions(segmentSize: 64 * 1024))
+        _ = try log.append(entry(0))
+        let problems = ResultBox()
+        let data = temp.data
+        runThreads(2) { thread in
+            if thread == 0 {
+                for n in 1...600 { _ = try? log.append([entry(n, payloadSize: 300)]) }
+            } else {
+                for _ in 0..<15 {
+                    let report = try? EventLog.verify(at: data)
+                    problems.add(report?.ok == true ? 0 : 1)
+                    if let reader = try? EventLog.openReader(at: data) {
+                        var count: UInt64 = 0
+                        try? reader.forEach { _ in count += 1 }
+                        problems.add(count == reader.head.seq ? 0 : 1)
+                        reader.close()
+                    }
+                }
+            }
+        }
+        log.close()
+        #expect(problems.values.allSatisfy { $0 == 0 })
+        #expect(try EventLog.verify(at: temp.data).headSeq == 601)
+    }
+}
+
+@Suite struct ReaderIndexTests {
+    @Test(arguments: ["intact", "missing", "stale"])
+    func aReaderAnswersIndexQueriesWhateverTheIndexFiles(_ files: String) throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        try appendEach(log, 1...30)
+        log.close()  // writes index files covering 30
+        let reopened = try openWriter(temp.data)
+        try appendEach(reopened, 31...45)
+        let expected = reopened.seqs(forSubjectKey: "user:3")
+        reopened.close()
+        switch files {
+        case "missing": removeTree(temp.data + "/index")
+        case "stale":
+            // Index files from another history: they must be ignored.
+            let other = TempDirectory()
+            let log = try openWriter(other.data)
+            try appendEach(log, 101...145)
+            log.close()
+            removeTree(temp.data + "/index")
+            try PosixFileSystem().rename(other.data + "/index", to: temp.data + "/index")
+        default: break
+        }
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        #expect(reader.seqs(forSubjectKey: "user:3") == expected)
+        #expect(expected.last == 45)
+        #expect(reader.seq(forIdempotencyKey: "notification-40") == 40)
+        #expect(reader.seq(forIdempotencyKey: "notification-140") == nil)
     }
 }

@@ -1,11 +1,11 @@
 import LedgerSystem
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @testable import LedgerLog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Faults from the injectable file layer: the append fails clearly, nothing partial survives, and appends work
 /// again once the fault clears.

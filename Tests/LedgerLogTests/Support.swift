@@ -2,7 +2,7 @@ import LedgerLog
 import LedgerSystem
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fresh temporary directory per test, removed when the value goes away.

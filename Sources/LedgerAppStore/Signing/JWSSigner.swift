@@ -12,6 +12,8 @@ public struct JWSSigner: Sendable {
   /// The `x5c` chain, DER: leaf, intermediate, root (any count is written as given).
   public let certificateChain: [[UInt8]]
   private let encodedHeader: [UInt8]
+  /// When set, signatures use RFC 6979 nonces (same payload, same signature).
+  private let deterministicKey: DeterministicSigningKey?
 
   /// Creates a signer for a P-256 key and its chain.
   public init(privateKey: ECPrivateKey, certificateChain: [[UInt8]]) throws(CryptoError) {
@@ -24,6 +26,20 @@ public struct JWSSigner: Sendable {
   /// Creates a signer that writes `header` as is (tests use it for unusual headers). The key must
   /// still be P-256: the signature is always ES256.
   public init(privateKey: ECPrivateKey, header: JSONObject) throws(CryptoError) {
+    try self.init(privateKey: privateKey, header: header, deterministicKey: nil)
+  }
+
+  /// Creates a signer whose signatures are deterministic (RFC 6979), for reproducible output.
+  public init(deterministicKey: DeterministicSigningKey, certificateChain: [[UInt8]]) throws(CryptoError) {
+    let header: JSONObject = [
+      "alg": "ES256", "x5c": .array(certificateChain.map { .string(Base64.encode($0)) }),
+    ]
+    try self.init(privateKey: deterministicKey.privateKey, header: header, deterministicKey: deterministicKey)
+  }
+
+  private init(privateKey: ECPrivateKey, header: JSONObject, deterministicKey: DeterministicSigningKey?)
+    throws(CryptoError)
+  {
     guard privateKey.curve == .p256 else {
       throw CryptoError(.unsupportedKey, "ES256 signs with a P-256 key, not \(privateKey.curve)")
     }
@@ -32,6 +48,7 @@ public struct JWSSigner: Sendable {
       $0.string.flatMap(Base64.decode)
     }
     self.encodedHeader = Array(Base64.encodeURL(JSONValue.object(header).serializedBytes()).utf8)
+    self.deterministicKey = deterministicKey
   }
 
   /// Signs a JSON payload (serialized compactly, keys in order).
@@ -44,7 +61,12 @@ public struct JWSSigner: Sendable {
     var signingInput = encodedHeader
     signingInput.append(UInt8(ascii: "."))
     signingInput += Array(Base64.encodeURL(payloadBytes).utf8)
-    let signature = try privateKey.signature(for: signingInput, digest: .sha256)
+    let signature: ECDSASignature
+    if let deterministicKey {
+      signature = try deterministicKey.signature(for: signingInput, digest: .sha256)
+    } else {
+      signature = try privateKey.signature(for: signingInput, digest: .sha256)
+    }
     signingInput.append(UInt8(ascii: "."))
     signingInput += Array(Base64.encodeURL(signature.rawRepresentation).utf8)
     return String(decoding: signingInput, as: UTF8.self)

@@ -23,6 +23,26 @@ extension Lifecycle {
             ])
     }()
 
+    /// Apple signs DID_FAIL_TO_RENEW moments after the period ends; the grace period still runs from the end.
+    public static let graceAnnouncedLate: Lifecycle = {
+        var s = script()
+        let e1 = Fixture.e1, g = e1.plus(days: 16), signed = e1.plus(ms: 34_000)
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.setAutoRenew(true, at: Fixture.p.plus(days: 20)),
+            s.failToRenew(graceUntil: g, at: signed),
+        ]
+        return Lifecycle(
+            name: "grace announced after the lapse", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: e1.plus(ms: -1), status: .active, deviceLimit: 3),
+                Check(at: e1, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: signed.plus(ms: -1), status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: signed, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+                Check(at: e1, knownAt: signed.plus(ms: -1), status: .expired, deviceLimit: 0),
+                Check(at: g, status: .billingRetry, deviceLimit: 0),
+            ])
+    }()
+
     public static let graceRecovered: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, g = e1.plus(days: 16), r = e1.plus(days: 3)
@@ -35,7 +55,8 @@ extension Lifecycle {
                 Check(at: e1, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
                 Check(at: r.plus(ms: -1), status: .gracePeriod, deviceLimit: 3),
                 Check(
-                    at: r, status: .active, deviceLimit: 3, expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
+                    at: r, status: .active, deviceLimit: 3,
+                    expiresAt: .equals(RecordBuilders.instant("2026-03-13T12:00:00Z")),
                     since: .equals(r), grace: .absent),
             ])
     }()
@@ -79,7 +100,8 @@ extension Lifecycle {
             name: "refund of a past renewal leaves the current period", query: user, entries: Fixture.log(records),
             checks: [
                 Check(at: Fixture.p.plus(days: 1), status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e1)),
-                Check(at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
+                Check(
+                    at: f, status: .active, deviceLimit: 3, expiresAt: .equals(Fixture.e2), since: .equals(Fixture.p)),
                 Check(at: Fixture.e2.plus(ms: -1), status: .active, deviceLimit: 3),
             ])
     }()
@@ -115,7 +137,9 @@ extension Lifecycle {
     public static let renewalExtended: Lifecycle = {
         var s = script()
         let extended = Fixture.e1.plus(days: 10)
-        let records = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20))]
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.extendRenewal(byDays: 10, at: Fixture.p.plus(days: 20)),
+        ]
         return Lifecycle(
             name: "renewal extended", query: user, entries: Fixture.log(records),
             checks: [

@@ -14,11 +14,15 @@ extension Lifecycle {
             name: "orphan then link", query: .user(7), entries: log.entries,
             checks: [
                 Check(at: p.plus(days: 1), knownAt: p.plus(days: 1), status: .none, deviceLimit: 0, subscriptions: 0),
-                Check(at: p.plus(days: 1), knownAt: p.plus(days: 1), query: otid, status: .active, deviceLimit: 4, userId: .absent),
+                Check(
+                    at: p.plus(days: 1), knownAt: p.plus(days: 1), query: otid, status: .active, deviceLimit: 4,
+                    userId: .absent),
                 Check(at: p.plus(days: 1), knownAt: l, status: .active, deviceLimit: 4, userId: .equals(7)),
                 Check(at: p.plus(days: 1), status: .active, deviceLimit: 4, product: Fixture.monthly(4)),
                 Check(at: p.plus(days: 3), query: otid, status: .active, deviceLimit: 4, userId: .equals(7)),
-                Check(at: p.plus(days: 3), query: .account("00000007-0000-0000-0000-000000000000"), status: .active, deviceLimit: 4),
+                Check(
+                    at: p.plus(days: 3), query: .account("00000007-0000-0000-0000-000000000000"), status: .active,
+                    deviceLimit: 4),
                 Check(at: p.plus(days: 3), query: .user(8), status: .none, deviceLimit: 0),
             ])
     }()
@@ -27,7 +31,8 @@ extension Lifecycle {
         let g1 = RecordBuilders.instant("2026-03-01T00:00:00Z"), g2 = RecordBuilders.instant("2026-04-01T00:00:00Z")
         var log = EntryLog()
         log.append(
-            RecordBuilders.grant(Subject(userId: 42), productId: Fixture.annual(10), from: g1, until: g2, key: "grant-1"),
+            RecordBuilders.grant(
+                Subject(userId: 42), productId: Fixture.annual(10), from: g1, until: g2, key: "grant-1"),
             recordedAt: g1.plus(days: -1))
         return Lifecycle(
             name: "correction: grant", query: user, entries: log.entries,
@@ -64,7 +69,8 @@ extension Lifecycle {
         let x = g1.plus(days: 5)
         var log = EntryLog()
         log.append(
-            RecordBuilders.grant(Subject(userId: 42), productId: Fixture.monthly(5), from: g1, until: g2, key: "grant-2"),
+            RecordBuilders.grant(
+                Subject(userId: 42), productId: Fixture.monthly(5), from: g1, until: g2, key: "grant-2"),
             recordedAt: g1)
         log.append(RecordBuilders.revoke(Subject(userId: 42), from: x, key: "revoke-2"), recordedAt: x)
         return Lifecycle(
@@ -84,7 +90,9 @@ extension Lifecycle {
             RecordBuilders.grant(
                 Subject(originalTransactionId: "3000000002"), productId: Fixture.monthly(1), from: p,
                 until: p.plus(days: 30), key: "grant-3"), recordedAt: p)
-        log.append(RecordBuilders.revoke(Subject(originalTransactionId: "3000000002"), from: x, key: "revoke-3"), recordedAt: x)
+        log.append(
+            RecordBuilders.revoke(Subject(originalTransactionId: "3000000002"), from: x, key: "revoke-3"), recordedAt: x
+        )
         return Lifecycle(
             name: "correction addressed to a subscription", query: .originalTransaction("3000000002"),
             entries: log.entries,
@@ -97,7 +105,7 @@ extension Lifecycle {
     /// Every lifecycle, for the table-driven and property tests.
     public static let all: [Lifecycle] = [
         purchase, renewals, upgrade, downgrade, downgradeCancelled, crossgrade, autoRenewOff, resubscribe,
-        twoSubscriptions, unknownProduct, graceExpired, graceRecovered, billingRetry, refundCurrent,
+        twoSubscriptions, unknownProduct, graceExpired, graceAnnouncedLate, graceRecovered, billingRetry, refundCurrent,
         refundPastRenewal, refundReversed, familyRevoke, renewalExtended, orphanThenLink, correctionGrant,
         correctionRevoke, correctionGrantRevoked, correctionOnSubscription,
     ]

@@ -167,7 +167,9 @@ extension Lifecycle {
                 Check(
                     at: Fixture.e1, status: .active, deviceLimit: 2, subscription: "1000000001",
                     product: Fixture.monthly(3), subscriptions: 2),
-                Check(at: Fixture.e1, status: .active, deviceLimit: 2, subscription: "2000000001", product: Fixture.annual(2)),
+                Check(
+                    at: Fixture.e1, status: .active, deviceLimit: 2, subscription: "2000000001",
+                    product: Fixture.annual(2)),
             ])
     }()
 

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension EventLog {
+    /// Waits until the head passes `seq` (a record after it is durable) or `timeoutMillis` elapse, and returns the
+    /// head seq then. For long-polling feeds (`GET /v1/events?after=SEQ&wait=S`) in the writer's process.
+    public func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Int(now.tv_nsec) + (timeoutMillis % 1000) * 1_000_000
+        var deadline = timespec()
+        deadline.tv_sec = now.tv_sec + timeoutMillis / 1000 + total / 1_000_000_000
+        deadline.tv_nsec = total % 1_000_000_000
+        lock.lock()
+        defer { lock.unlock() }
+        while state.headSeq <= seq && !state.closed {
+            if !lock.wait(until: deadline) { break }
+        }
+        return state.headSeq
+    }
+
+    /// Writes the index files now (they are also written at close and every
+    /// ``LogOptions/checkpointInterval`` records), so that the next open has less of the log to index.
+    public func checkpoint() throws(LogError) {
+        guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
+        try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            try writeIndexesLocked()
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// A record seen in place during a scan, without copying: valid only inside the scan's closure.
+public struct LogRecordView {
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let bodyLength: Int
+    @usableFromInline let keyLength: Int
+    @usableFromInline let subjectsStart: Int
+    @usableFromInline let subjectCount: Int
+    @usableFromInline let payloadStart: Int
+    @usableFromInline let payloadLength: Int
+
+    /// Gap-free sequence number, starting at 1.
+    public var seq: UInt64 { (base + 10).le64(0) }
+    /// When it was appended, in ms since the epoch.
+    public var recordedAt: Int64 { Int64(bitPattern: (base + 18).le64(0)) }
+    /// The idempotency key's UTF-8 bytes.
+    public var idempotencyKeyBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + 28, count: keyLength)
+    }
+    /// The idempotency key.
+    public var idempotencyKey: String { String(decoding: idempotencyKeyBytes, as: UTF8.self) }
+    /// The payload bytes, in place.
+    public var payload: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + payloadStart, count: payloadLength)
+    }
+    /// The chain hash bytes, in place.
+    public var hash: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + LogFormat.frameHeaderSize + bodyLength - 32, count: 32)
+    }
+    /// The body bytes the chain hash covers (everything before the hash).
+    var hashedBody: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + LogFormat.frameHeaderSize, count: bodyLength - 32)
+    }
+    /// The whole frame's size in bytes.
+    public var frameSize: Int { LogFormat.frameHeaderSize + bodyLength }
+
+    /// Calls `body` with each subject key's UTF-8 bytes.
+    public func forEachSubjectKey(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var position = subjectsStart
+        for _ in 0..<subjectCount {
+            let length = Int(base.le16(position))
+            try body(UnsafeRawBufferPointer(start: base + position + 2, count: length))
+            position += 2 + length
+        }
+    }
+
+    /// The subject keys.
+    public var subjectKeys: [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(subjectCount)
+        forEachSubjectKey { keys.append(String(decoding: $0, as: UTF8.self)) }
+        return keys
+    }
+
+    /// A copy that outlives the scan.
+    public func record(segment: String, offset: Int64) -> LogRecord {
+        LogRecord(
+            seq: seq, recordedAt: recordedAt, idempotencyKey: idempotencyKey, subjectKeys: subjectKeys,
+            payload: Array(payload), hash: Array(hash), segment: segment, offset: offset)
+    }
+}

@@ -1,0 +1,96 @@
+import LedgerLog
+
+/// One connection of a store, with what the store learned through it; used only while holding the store's mutex
+/// for it. Its calls throw `LogError`, so the store speaks the seam's language throughout.
+final class PostgresSession {
+    let connection: PostgresConnection
+    /// Whether the ledger's tables are known to exist.
+    var schemaReady = false
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// Runs a parameterless script.
+    @discardableResult
+    func run(_ sql: String) throws(LogError) -> PostgresResult {
+        do {
+            return try connection.run(sql)
+        } catch {
+            throw Self.logError(error)
+        }
+    }
+
+    /// Runs one statement with binary parameters.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(LogError) -> PostgresResult {
+        do {
+            return try connection.execute(sql, parameters)
+        } catch {
+            throw Self.logError(error)
+        }
+    }
+
+    /// Runs `body` in a transaction: COMMIT when it returns (durable: the commit waits for the WAL flush), and
+    /// ROLLBACK when it throws.
+    func transaction<R>(_ body: () throws(LogError) -> R) throws(LogError) -> R {
+        try run("BEGIN")
+        let value: R
+        do {
+            value = try body()
+        } catch {
+            rollback()
+            throw error
+        }
+        do {
+            try run("COMMIT")
+        } catch {
+            rollback()
+            throw LogError(
+                error.code,
+                "the commit did not complete, so whether it took effect is unknown: \(error.message) "
+                    + "(retrying is safe: records already stored come back as duplicates)", cause: error.cause)
+        }
+        return value
+    }
+
+    /// Ends a failed transaction, if one is still open.
+    func rollback() {
+        if connection.isHealthy && connection.inTransaction { _ = try? connection.run("ROLLBACK") }
+    }
+
+    /// Whether the ledger's tables exist (checked until they do, then remembered).
+    func tablesExist() throws(LogError) -> Bool {
+        if schemaReady { return true }
+        let result = try execute(PostgresSchema.existsQuery)
+        schemaReady = result.rowCount == 1 && result.bytes(0, 0) == [1]
+        return schemaReady
+    }
+
+    /// Creates the ledger's tables when they are missing.
+    func createTables() throws(LogError) {
+        if try tablesExist() { return }
+        do {
+            try connection.run(PostgresSchema.createScript)
+        } catch {
+            rollback()
+            var failure = Self.logError(error)
+            if error.sqlState == "3F000" {
+                failure.message += "; create the schema named by the connection's search_path first"
+            }
+            throw failure
+        }
+        schemaReady = true
+    }
+
+    /// A PostgreSQL failure as the seam reports it: connection and statement failures are I/O errors (the caller
+    /// may retry; nothing partial was stored), an unreadable result is damage.
+    static func logError(_ error: PostgresError) -> LogError {
+        switch error.code {
+        case .protocolViolation:
+            return LogError(.damaged, error.description, cause: error)
+        default:
+            return LogError(.io, error.description, cause: error)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import LedgerCrypto
+import LedgerLog
+
+extension PostgresStore {
+    /// Stores evidence payloads content-addressed by SHA-256, committed before returning (so before the records
+    /// that reference them); storing the same bytes again is a no-op. Returns the digests in order.
+    public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
+        let digests = batch.map { SHA256.hash($0) }
+        guard !batch.isEmpty else { return [] }
+        try withWriter { session throws(LogError) in
+            try session.createTables()
+            try session.execute(
+                "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
+                    + "ON CONFLICT (sha256) DO NOTHING", [.bytesArray(digests), .bytesArray(batch)])
+        }
+        return digests
+    }
+
+    /// The evidence with this SHA-256, or nil when none is stored.
+    /// - Throws: `LogError.Code.evidenceDamaged` when the stored bytes no longer hash to their key.
+    public func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]? {
+        let bytes = try withReader { session throws(LogError) -> [UInt8]? in
+            guard try session.tablesExist() else { return nil }
+            let result = try session.execute("SELECT payload FROM evidence WHERE sha256 = $1", [.bytes(sha256)])
+            return result.rowCount == 1 ? result.bytes(0, 0) : nil
+        }
+        guard let bytes else { return nil }
+        guard SHA256.hash(bytes) == sha256 else {
+            throw LogError(
+                .evidenceDamaged,
+                "evidence \(Hex.encode(sha256)) in \(path) no longer matches its SHA-256; restore it from a backup")
+        }
+        return bytes
+    }
+
+    /// Keeps a derived file (a projection snapshot) in the `derived` table, tagged with the position it covers.
+    public func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8])
+        throws(LogError)
+    {
+        try withWriter { session throws(LogError) in
+            try session.createTables()
+            try session.execute(
+                """
+                INSERT INTO derived (name, covered_seq, head_hash, content) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO UPDATE SET covered_seq = EXCLUDED.covered_seq,
+                    head_hash = EXCLUDED.head_hash, content = EXCLUDED.content
+                """, [.text(name), .int64(Int64(coveredSeq)), .bytes(headHash), .bytes(bytes)])
+        }
+    }
+
+    /// A derived file, when present and consistent with the ledger: its covered record still has the hash it
+    /// was derived from. Nil otherwise; the caller rebuilds it.
+    public func readDerived(_ name: String) -> DerivedFile.Snapshot? {
+        let stored = try? withReader { session throws(LogError) -> DerivedFile.Snapshot? in
+            guard try session.tablesExist() else { return nil }
+            let result = try session.execute(
+                "SELECT covered_seq, head_hash, content FROM derived WHERE name = $1", [.text(name)])
+            guard result.rowCount == 1 else { return nil }
+            return DerivedFile.Snapshot(
+                coveredSeq: UInt64(try Self.integer(result, 0, 0)), headHash: result.bytes(0, 1),
+                bytes: result.bytes(0, 2))
+        }
+        guard let snapshot = stored else { return nil }
+        if snapshot.coveredSeq == 0 {
+            return snapshot.headHash == (environment.map { LogFormat.genesis(environment: $0) } ?? []) ? snapshot : nil
+        }
+        guard let record = try? record(seq: snapshot.coveredSeq) else { return nil }
+        return record.hash == snapshot.headHash ? snapshot : nil
+    }
+}

@@ -1,0 +1,91 @@
+import LedgerCrypto
+import LedgerLog
+
+extension PostgresStore {
+    /// Checks the whole ledger as `ledger verify` does for the file log: gap-free seqs from 1, non-decreasing
+    /// times, and every chain hash recomputed from the environment's genesis hash, reporting the first problem.
+    /// - Parameters:
+    ///   - expectHead: a pinned head hash; the check fails unless the head has it.
+    ///   - progress: called now and then with the seq reached.
+    /// - Throws: only when the database cannot be read.
+    public func verify(expectHead: [UInt8]? = nil, progress: ((UInt64) -> Void)? = nil) throws(LogError)
+        -> VerifyReport
+    {
+        let environment = self.environment
+        var hash = environment.map { LogFormat.genesis(environment: $0) } ?? []
+        var seq: UInt64 = 0
+        var time: Int64 = 0
+        var problem: LogProblem?
+        do {
+            try forEach(from: 1) { record in
+                if let environment = self.environment, seq == 0, hash.isEmpty {
+                    hash = LogFormat.genesis(environment: environment)
+                }
+                let entry = LogEntry(record)
+                let expected = LogFormat.chainHash(
+                    previous: hash, seq: record.seq, recordedAt: record.recordedAt, entry: entry)
+                if record.recordedAt < time {
+                    problem = LogProblem(
+                        kind: .timeOrder, segment: "table records", offset: nil, seq: record.seq,
+                        message: "record \(record.seq) is recorded before record \(seq); the records table was "
+                            + "altered: restore it from a backup")
+                } else if expected != record.hash {
+                    problem = LogProblem(
+                        kind: .chainBroken, segment: "table records", offset: nil, seq: record.seq,
+                        message: "record \(record.seq) does not match its chain hash: it was altered after it was "
+                            + "appended; restore the records table from a backup")
+                }
+                if problem != nil { throw VerifyStop() }
+                hash = record.hash
+                seq = record.seq
+                time = record.recordedAt
+                if let progress, seq & 0xFFFF == 0 { progress(seq) }
+            }
+        } catch is VerifyStop {
+        } catch let error as LogError where error.code == .damaged {
+            problem = LogProblem(
+                kind: .sequenceGap, segment: "table records", offset: nil, seq: seq + 1, message: error.message)
+        } catch let error as LogError {
+            throw error
+        } catch {
+            throw LogError(.io, "verifying \(path): \(error)")
+        }
+        if let expectHead, problem == nil, expectHead != hash {
+            problem = LogProblem(
+                kind: .headMismatch, segment: nil, offset: nil, seq: seq,
+                message: "the chain hash of the head (record \(seq)) is \(Hex.encode(hash)), not the expected "
+                    + "\(Hex.encode(expectHead)); history was rewritten or this is another ledger")
+        }
+        return VerifyReport(
+            records: seq, headSeq: seq, headHash: hash, headTime: time, environment: environment, segments: 0,
+            problem: problem)
+    }
+
+    /// Re-derives the subject index (`record_subjects`) from the records, in one transaction under the writers'
+    /// lock; a reader only reports the head.
+    public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
+        guard isWriter else {
+            progress?(head.seq)
+            return
+        }
+        let covered = try withWriter { session throws(LogError) -> UInt64 in
+            try session.createTables()
+            return try session.transaction { () throws(LogError) -> UInt64 in
+                try session.execute(PostgresSchema.lockStatement)
+                // Emptied and refilled in bulk, its key built once at the end: far faster than row by row.
+                try session.execute("TRUNCATE record_subjects")
+                try session.execute("ALTER TABLE record_subjects DROP CONSTRAINT IF EXISTS record_subjects_pkey")
+                try session.execute(
+                    "INSERT INTO record_subjects (subject_key, seq) "
+                        + "SELECT DISTINCT unnest(subject_keys), seq FROM records")
+                try session.execute("ALTER TABLE record_subjects ADD PRIMARY KEY (subject_key, seq)")
+                let result = try session.execute("SELECT coalesce(max(seq), 0) FROM records")
+                return UInt64(try Self.integer(result, 0, 0))
+            }
+        }
+        progress?(covered)
+    }
+}
+
+/// Ends a verification scan at its first problem.
+private struct VerifyStop: Error {}

@@ -1,0 +1,161 @@
+import LedgerLog
+import Synchronization
+
+/// The ledger's records in PostgreSQL: the ``RecordStore`` contract over libpq, for deployments that need a
+/// replicated, managed database and several ledger processes on one ledger.
+///
+/// Every handle may be a writer: writers in any number of processes are serialised by a transaction-scoped
+/// advisory lock, under which each append reads the head, assigns seq = head + 1…, computes the chain hashes
+/// exactly as the file log does (``LogFormat/chainHash(previous:seq:recordedAt:entry:)``), checks idempotency keys
+/// and commits. A commit is durable when it returns (the server's `synchronous_commit`, `on` unless a DBA turned
+/// it off; with synchronous replicas it also waits for them). Concurrent appends of one handle are
+/// group-committed. Reads query the database each time (the head, the indexes), so a handle sees what other
+/// processes appended; they use a second connection, so they never wait behind a commit.
+///
+/// The tables are described in ``PostgresSchema``. Call ``close()`` once, after every other call has returned.
+public final class PostgresStore: RecordStore {
+    let connectionString: String
+    let requestedEnvironment: String?
+    let clock: @Sendable () -> Int64
+    let writer: Mutex<PostgresSession?>
+    let reader: Mutex<PostgresSession?>
+    let commits = GroupCommit()
+    /// The bound environment, once known (it never changes after that).
+    let knownEnvironment = Mutex<String?>(nil)
+    /// The last head read, answered when the database cannot be reached (the head never goes back).
+    let lastHead = Mutex<(seq: UInt64, hash: [UInt8], time: Int64)>((0, [], 0))
+    let closed = Atomic<Bool>(false)
+
+    /// The connection string without its password.
+    public let path: String
+    /// Whether this handle may append.
+    public let isWriter: Bool
+    /// Always nil: a transaction either committed or left nothing, so there is no torn tail to cut.
+    public var recovery: RecoveryReport? { nil }
+
+    private init(
+        connectionString: String, environment: String?, writable: Bool, clock: @escaping @Sendable () -> Int64,
+        writerSession: sending PostgresSession?, readerSession: sending PostgresSession
+    ) {
+        self.connectionString = connectionString
+        self.requestedEnvironment = environment
+        self.clock = clock
+        self.isWriter = writable
+        self.path = PostgresURL.redacted(connectionString)
+        self.writer = Mutex(writerSession)
+        self.reader = Mutex(readerSession)
+    }
+
+    /// Connects as a writer, creating the ledger's tables when they are missing.
+    /// - Parameter environment: the environment this writer writes; a ledger already bound to another one is
+    ///   refused with `LogError.Code.environmentMismatch`. Nil: whatever the ledger is bound to.
+    /// - Throws: `LogError.Code.io` when the server cannot be reached or refuses the schema;
+    ///   `environmentMismatch`; `unsupportedVersion` for tables of a newer format.
+    public static func openWriter(
+        url connectionString: String, environment: String?, clock: @escaping @Sendable () -> Int64 = wallClockMillis
+    ) throws(LogError) -> PostgresStore {
+        let session = try connect(connectionString)
+        try session.createTables()
+        try ensureDurableCommits(session)
+        let store = PostgresStore(
+            connectionString: connectionString, environment: environment, writable: true, clock: clock,
+            writerSession: session, readerSession: try connect(connectionString))
+        if let bound = store.environment, let environment, bound != environment {
+            store.close()
+            throw mismatch(bound: bound, wanted: environment, store.path)
+        }
+        return store
+    }
+
+    /// Connects as a reader: no tables are created (a database without them reads as an empty ledger), and
+    /// appends are refused. A reader may point at a streaming replica.
+    public static func openReader(url connectionString: String) throws(LogError) -> PostgresStore {
+        PostgresStore(
+            connectionString: connectionString, environment: nil, writable: false, clock: wallClockMillis,
+            writerSession: nil, readerSession: try connect(connectionString))
+    }
+
+    /// The environment the ledger is bound to, once anything was appended.
+    public var environment: String? {
+        if let known = knownEnvironment.withLock({ $0 }) { return known }
+        let found = try? withReader { session throws(LogError) -> String? in
+            guard try session.tablesExist() else { return nil }
+            let result = try session.execute("SELECT environment, format FROM meta WHERE id = 1")
+            guard result.rowCount == 1 else { return nil }
+            return result.text(0, 0)
+        }
+        if let found { knownEnvironment.withLock { $0 = found } }
+        return found
+    }
+
+    /// Closes both connections. Later calls fail with `LogError.Code.notWritable`.
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        writer.withLock { $0 = nil }
+        reader.withLock { $0 = nil }
+    }
+
+    static func connect(_ connectionString: String) throws(LogError) -> PostgresSession {
+        do {
+            return PostgresSession(try PostgresConnection(connectionString))
+        } catch {
+            throw PostgresSession.logError(error)
+        }
+    }
+
+    /// Turns `synchronous_commit = off` (a commit that returns before its WAL is flushed) back on for this
+    /// connection: an acknowledged append must survive a crash.
+    static func ensureDurableCommits(_ session: PostgresSession) throws(LogError) {
+        let setting = try session.execute("SELECT current_setting('synchronous_commit')").text(0, 0)
+        if setting == "off" { try session.run("SET synchronous_commit = on") }
+    }
+
+    static func mismatch(bound: String, wanted: String, _ path: String) -> LogError {
+        LogError(
+            .environmentMismatch,
+            "the ledger at \(path) holds \(bound) records; refusing to write \(wanted) into it (use another "
+                + "database or schema for \(wanted))")
+    }
+
+    static var closedError: LogError { LogError(.notWritable, "the store is closed; open it again") }
+
+    /// Runs `body` on the writer connection, reconnecting first when it broke.
+    func withWriter<R>(_ body: (PostgresSession) throws(LogError) -> sending R) throws(LogError) -> sending R {
+        guard isWriter else { throw LogError(.notWritable, "this store was opened for reading; open it as a writer") }
+        return try writer.withLock { session throws(LogError) -> sending R in
+            guard !closed.load(ordering: .acquiring), let current = session else { throw Self.closedError }
+            if try Self.heal(current) { try Self.ensureDurableCommits(current) }
+            return try body(current)
+        }
+    }
+
+    /// Runs `body` on the reader connection, reconnecting and trying once more when the connection broke.
+    func withReader<R>(_ body: (PostgresSession) throws(LogError) -> sending R) throws(LogError) -> sending R {
+        try reader.withLock { session throws(LogError) -> sending R in
+            guard !closed.load(ordering: .acquiring), let current = session else { throw Self.closedError }
+            try Self.heal(current)
+            do throws(LogError) {
+                return try body(current)
+            } catch {
+                guard !current.connection.isHealthy else { throw error }
+                try Self.heal(current)
+                return try body(current)
+            }
+        }
+    }
+
+    /// Reconnects a broken connection (a restarted server, or a failover when the connection string lists
+    /// several hosts with `target_session_attrs=read-write`).
+    /// - Returns: whether it reconnected.
+    @discardableResult
+    static func heal(_ session: PostgresSession) throws(LogError) -> Bool {
+        guard !session.connection.isHealthy else { return false }
+        do {
+            try session.connection.reset()
+        } catch {
+            throw PostgresSession.logError(error)
+        }
+        session.schemaReady = false
+        return true
+    }
+}

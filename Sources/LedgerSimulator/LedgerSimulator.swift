@@ -1,1 +1,0 @@
-// The LedgerSimulator module; see Package.swift for its concern.

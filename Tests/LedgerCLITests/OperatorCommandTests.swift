@@ -1,0 +1,75 @@
+import LedgerJSON
+import LedgerTesting
+import Testing
+
+/// `ledger correct` and `ledger link`: operator records, appended, never rewriting history.
+@Suite struct OperatorCommandTests {
+    let workspace = Workspace()
+
+    func ingest(token: String? = "0000002a-0000-0000-0000-000000000000") throws {
+        let transaction = TestPKI.Payloads.transaction(appAccountToken: token)
+        let signed = try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", transaction: transaction)
+        let file = workspace.file("in.jsonl", [String(decoding: TestPKI.body(signed), as: UTF8.self)])
+        #expect(ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [file]).code == 0)
+    }
+
+    func deviceLimit(_ subject: [String], at: String) -> JSONValue? {
+        ledger(["state", "--data", workspace.data] + subject + ["--at", at, "--json"]).json?["deviceLimit"]
+    }
+
+    @Test func aCorrectionCountsFromItsEffectiveTimeAppearsInHistoryAndVerifies() throws {
+        try ingest()
+        let grant = ledger([
+            "correct", "--data", workspace.data, "--user", "42", "--grant", "com.visla.gps.annual_10",
+            "--from", "2026-03-10T00:00:00Z", "--until", "2026-03-20T00:00:00Z", "--reason", "outage credit",
+            "--operator", "alice", "--json",
+        ])
+        #expect(grant.code == 0, "\(grant.err)")
+        #expect(grant.json?["appended"] == true)
+        #expect(deviceLimit(["--user", "42"], at: "2026-03-09T23:59:59.999Z") == 3)
+        #expect(deviceLimit(["--user", "42"], at: "2026-03-10T00:00:00Z") == 13)
+        #expect(deviceLimit(["--user", "42"], at: "2026-03-20T00:00:00Z") == 3)
+        let revoke = ledger([
+            "correct", "--data", workspace.data, "--user", "42", "--revoke", "--from", "2026-03-15T00:00:00Z",
+            "--reason", "chargeback", "--operator", "bob",
+        ])
+        #expect(revoke.code == 0, "\(revoke.err)")
+        #expect(deviceLimit(["--user", "42"], at: "2026-03-14T00:00:00Z") == 13)
+        #expect(deviceLimit(["--user", "42"], at: "2026-03-15T00:00:00Z") == 0)
+        let history = ledger(["history", "--data", workspace.data, "--user", "42", "--json"]).json?.array ?? []
+        #expect(history.filter { $0["kind"] == "correction" }.count == 2)
+        #expect(history.first { $0["kind"] == "correction" }?["source"] == "correction")
+        #expect(ledger(["verify", "--data", workspace.data]).code == 0)
+        let audit = ledger(["audit", "--data", workspace.data, "--user", "42", "--json"] + workspace.verifyFlags)
+        #expect(audit.code == 0, "\(audit.err)")
+        #expect(audit.json?["operatorRecords"] == 2)
+        #expect(audit.json?["verified"] == 1)
+        // The same command twice appends once.
+        let again = ledger([
+            "correct", "--data", workspace.data, "--user", "42", "--revoke", "--from", "2026-03-15T00:00:00Z",
+            "--reason", "chargeback", "--operator", "bob", "--json",
+        ])
+        #expect(again.json?["appended"] == false)
+    }
+
+    @Test func anOrphanIsLinkedToAUser() throws {
+        try ingest(token: nil)
+        let at = "2026-03-02T00:00:00Z"
+        #expect(deviceLimit(["--user", "7"], at: at) == 0)
+        #expect(deviceLimit(["--original-transaction-id", "2000000000000001"], at: at) == 3)
+        let link = ledger([
+            "link", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--user", "7",
+            "--reason", "support ticket 881", "--operator", "alice",
+        ])
+        #expect(link.code == 0, "\(link.err)")
+        #expect(deviceLimit(["--user", "7"], at: at) == 3)
+        let state = ledger(["state", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--json"])
+        #expect(state.json?["userId"] == 7)
+    }
+
+    @Test func operatorRecordsNeedAReasonAndAnOperator() {
+        let result = ledger(["correct", "--data", workspace.data, "--user", "42", "--revoke", "--from", "2026-01-01"])
+        #expect(result.code == 64)
+        #expect(result.err.contains("--reason"))
+    }
+}

@@ -1,0 +1,130 @@
+import LedgerCore
+import LedgerTesting
+import Testing
+
+@Suite("Binary record encoding")
+struct LedgerRecordBinaryTests {
+    @Test("randomized records survive an encode/decode round trip, from any byte container")
+    func roundTrip() throws {
+        var records = RandomRecords(seed: 1)
+        for _ in 0..<3_000 {
+            let record = records.record()
+            let bytes = record.encoded()
+            #expect(bytes.first == LedgerRecord.currentVersion)
+            #expect(try LedgerRecord(decoding: bytes) == record)
+            #expect(try LedgerRecord(decoding: ([0xFF] + bytes + [0xFF]).dropFirst().dropLast()) == record)
+            let raw = try bytes.withUnsafeBytes { (buffer) throws(CoreError) in try LedgerRecord(decoding: buffer) }
+            #expect(raw == record)
+            #expect(record.encoded() == bytes, "the encoding is deterministic")
+        }
+    }
+
+    @Test("the records Apple sends round-trip and stay compact")
+    func realisticRecords() throws {
+        for lifecycle in Lifecycle.all {
+            for entry in lifecycle.entries {
+                let bytes = entry.record.encoded()
+                #expect(try LedgerRecord(decoding: bytes) == entry.record)
+                #expect(bytes.count < 400, "\(lifecycle.name): \(bytes.count) bytes")
+            }
+        }
+        // The notification UUID repeats the idempotency key: stored once.
+        let record = Lifecycle.purchase.entries[0].record
+        let key = Array(record.idempotencyKey.utf8)
+        let bytes = record.encoded()
+        let occurrences = (0...(bytes.count - key.count)).filter { Array(bytes[$0..<$0 + key.count]) == key }.count
+        #expect(occurrences == 1)
+    }
+
+    @Test("absent optional fields cost nothing")
+    func absentFieldsAreFree() {
+        let minimal = LedgerRecord(
+            environment: .sandbox, source: .notification, idempotencyKey: "k", subject: Subject())
+        // version, parts, "Sandbox" (1 + 7), source, "k" (1 + 1), subject mask
+        #expect(minimal.encoded().count == 14)
+    }
+
+    @Test("every truncation of an encoding throws 'truncated', never traps")
+    func truncations() {
+        var records = RandomRecords(seed: 2)
+        for _ in 0..<100 {
+            let bytes = records.record().encoded()
+            for length in 0..<bytes.count {
+                #expect(throws: CoreError(.truncated, "")) { try LedgerRecord(decoding: bytes[0..<length]) }
+            }
+        }
+    }
+
+    @Test("random and mutated bytes never trap; what decodes re-encodes to the same record")
+    func hostileBytes() throws {
+        var records = RandomRecords(seed: 3)
+        var decoded = 0
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int.random(in: 0...300, using: &records.random)).map { _ in
+                    UInt8.random(in: 0...255, using: &records.random)
+                }
+                if !bytes.isEmpty, records.chance() { bytes[0] = 1 }
+            } else {
+                bytes = records.record().encoded()
+                for _ in 0..<Int.random(in: 1...4, using: &records.random) {
+                    let position = Int.random(in: 0..<bytes.count, using: &records.random)
+                    bytes[position] ^= UInt8(1) << UInt8.random(in: 0...7, using: &records.random)
+                }
+            }
+            guard let record = try? LedgerRecord(decoding: bytes) else { continue }
+            decoded += 1
+            #expect(try LedgerRecord(decoding: record.encoded()) == record)
+        }
+        #expect(decoded > 0, "some mutations still decode (a flipped bit inside a string)")
+    }
+
+    @Test("a newer version is refused with a clear error; damage is named")
+    func versionsAndDamage() throws {
+        var bytes = Lifecycle.purchase.entries[0].record.encoded()
+        bytes[0] = LedgerRecord.currentVersion + 1
+        let error = #expect(throws: CoreError.self) { try LedgerRecord(decoding: bytes) }
+        #expect(error?.code == .unsupportedVersion)
+        #expect(error?.message.contains("upgrade") == true)
+
+        bytes[0] = 0
+        #expect(throws: CoreError(.malformed, "")) { try LedgerRecord(decoding: bytes) }
+
+        bytes[0] = LedgerRecord.currentVersion
+        #expect(throws: CoreError(.malformed, "")) { try LedgerRecord(decoding: bytes + [0]) }
+
+        var unknownPart = bytes
+        unknownPart[1] |= 0x40  // a part this version does not define
+        #expect(throws: CoreError(.malformed, "")) { try LedgerRecord(decoding: unknownPart) }
+
+        #expect(throws: CoreError(.truncated, "")) { try LedgerRecord(decoding: [UInt8]()) }
+    }
+
+    @Test("varints: every width round-trips, overlong and overflowing ones are refused")
+    func varints() {
+        for shift in 0..<64 {
+            for value in [UInt64(1) << shift, (UInt64(1) << shift) - 1, UInt64.max >> (63 - shift)] {
+                var writer = BinaryWriter()
+                writer.writeVarint(value)
+                writer.writeSigned(Int64(bitPattern: value))
+                let decoded = writer.bytes.withUnsafeBytes { raw -> [Int64]? in
+                    var reader = BinaryReader(raw)
+                    do throws(CoreError) {
+                        return [Int64(bitPattern: try reader.readVarint()), try reader.readSigned()]
+                    } catch { return nil }
+                }
+                #expect(decoded == [Int64(bitPattern: value), Int64(bitPattern: value)])
+            }
+        }
+        let overflow: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02]
+        let error = overflow.withUnsafeBytes { raw -> CoreError? in
+            var reader = BinaryReader(raw)
+            do throws(CoreError) {
+                _ = try reader.readVarint()
+                return nil
+            } catch { return error }
+        }
+        #expect(error?.code == .malformed)
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import LedgerLog
+
+/// The in-memory index structures: exact answers even when 64-bit hashes collide.
+@Suite struct IndexStructureTests {
+    @Test func hashTableKeepsEveryEntryThroughGrowthAndCopies() {
+        var table = HashTable64()
+        for key in 0..<UInt64(10_000) { table.set(key &* 0x9E37_79B9_7F4A_7C15, key + 1) }
+        #expect(table.count == 10_000)
+        let copy = table
+        table.set(12_345, 99)
+        #expect(copy.find(12_345) == nil, "copies do not see later changes")
+        #expect(table.find(12_345) == 99)
+        for key in stride(from: UInt64(0), to: 10_000, by: 97) {
+            #expect(table.find(key &* 0x9E37_79B9_7F4A_7C15) == key + 1)
+        }
+        #expect(table.find(0xDEAD_BEEF) == nil)
+    }
+
+    @Test func keysWhoseHashesCollideAreStillTellApart() {
+        var index = KeyIndex()
+        let keys = [UInt64(1): "first", 2: "second", 3: "third"]
+        index.insert("first", hash: 42, seq: 1)
+        index.insert("second", hash: 42, seq: 2)  // same hash, different key
+        index.insert("third", hash: 7, seq: 3)
+        let keyOf = { (seq: UInt64) in keys[seq] }
+        #expect(index.seq(for: "first", hash: 42, keyOf: keyOf) == 1)
+        #expect(index.seq(for: "second", hash: 42, keyOf: keyOf) == 2)
+        #expect(index.seq(for: "fourth", hash: 42, keyOf: keyOf) == nil)
+        #expect(index.seq(for: "third", hash: 7, keyOf: keyOf) == 3)
+        let reloaded = KeyIndex.decode(index.encoded())
+        #expect(reloaded?.seq(for: "second", hash: 42, keyOf: keyOf) == 2)
+        #expect(reloaded?.count == 3)
+    }
+
+    @Test func subjectPostingsComeBackInOrderAndSurviveEncoding() {
+        var index = SubjectIndex()
+        for seq in UInt64(1)...20 {
+            let hashes: [UInt64] = [seq % 3 + 10, 100, seq % 3 + 10]  // a subject named twice counts once
+            index.insert(seq: seq, count: hashes.count) { hashes[$0] }
+        }
+        #expect(index.candidates(hash: 100) == Array(1...20))
+        #expect(index.candidates(hash: 11) == [1, 4, 7, 10, 13, 16, 19])
+        #expect(index.candidates(hash: 55).isEmpty)
+        let reloaded = SubjectIndex.decode(index.encoded())
+        #expect(reloaded?.candidates(hash: 12) == [2, 5, 8, 11, 14, 17, 20])
+        #expect(SubjectIndex.decode(Array(index.encoded().dropLast())) == nil, "a truncated file is rejected")
+    }
+}

@@ -1,0 +1,18 @@
+import Testing
+
+/// The storage contract, checked against the file log.
+@Suite("Store conformance: file log")
+struct FileStoreConformanceTests {
+    @Test func appendAndReadBack() throws { try Conformance.appendAndReadBack(FileHarness()) }
+    @Test func chainMatchesTheFileLog() throws { try Conformance.chainMatchesTheFileLog(FileHarness()) }
+    @Test func idempotency() throws { try Conformance.idempotency(FileHarness()) }
+    @Test func concurrentAppendsStayGapFree() throws { try Conformance.concurrentAppendsStayGapFree(FileHarness()) }
+    @Test func verifyFindsRewrites() throws { try Conformance.verifyFindsRewrites(FileHarness()) }
+    @Test func environmentBinding() throws { try Conformance.environmentBinding(FileHarness()) }
+    @Test func evidenceAndDerivedFiles() throws { try Conformance.evidenceAndDerivedFiles(FileHarness()) }
+    @Test func crashLosesOnlyTheUnacknowledged() throws {
+        try Conformance.crashLosesOnlyTheUnacknowledged(FileHarness())
+    }
+    @Test func knownAtQueries() throws { try Conformance.knownAtQueries(FileHarness()) }
+    @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(FileHarness()) }
+}
