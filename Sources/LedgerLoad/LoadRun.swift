@@ -57,7 +57,9 @@ enum LoadRun {
                             continue
                         }
                         let finish = monotonicNanoseconds()
-                        if response.status.code == 200, !bodies.isEmpty { acks?.acknowledge(line: turn, response: response.body) }
+                        if response.status.code == 200, !bodies.isEmpty {
+                            acks?.acknowledge(line: turn, response: response.body)
+                        }
                         if start >= measureFrom && finish <= end {
                             tally.latencies.append(finish - start)
                             tally.statuses[response.status.code, default: 0] += 1
@@ -96,15 +98,15 @@ enum LoadRun {
             return "{\"method\":\"\(options.method)\",\"path\":\(JSONText.quoted(options.path)),"
                 + "\"clients\":\(options.clients),\"seconds\":\(options.seconds),\"requests\":\(count),"
                 + "\"requestsPerSecond\":\(round1(rate)),\"p50ms\":\(round3(p50)),\"p90ms\":\(round3(p90)),"
-                + "\"p99ms\":\(round3(p99)),\"maxms\":\(round3(slowest)),\"statuses\":{\(statusText)},\"errors\":\(errors),"
-                + "\"bodiesExhausted\":\(exhausted)}"
+                + "\"p99ms\":\(round3(p99)),\"maxms\":\(round3(slowest)),\"statuses\":{\(statusText)},"
+                + "\"errors\":\(errors),\"bodiesExhausted\":\(exhausted)}"
         }
         var text = "\(options.method) \(options.path) — \(options.clients) keep-alive clients, "
         text += "\(options.seconds) s after \(options.warmup) s warm-up"
         text += exhausted ? " (the bodies ran out: measured until then)\n" : "\n"
         text += "  requests   \(count)  (\(round1(rate))/s)\n"
-        text +=
-            "  latency    p50 \(round3(p50)) ms   p90 \(round3(p90)) ms   p99 \(round3(p99)) ms   max \(round3(slowest)) ms\n"
+        text += "  latency    p50 \(round3(p50)) ms   p90 \(round3(p90)) ms   p99 \(round3(p99)) ms"
+        text += "   max \(round3(slowest)) ms\n"
         text += "  statuses   \(statuses.keys.sorted().map { "\($0): \(statuses[$0]!)" }.joined(separator: ", "))\n"
         text += "  errors     \(errors)"
         if let first = tallies.compactMap(\.firstError).first { text += "  (first: \(first))" }
