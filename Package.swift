@@ -53,6 +53,9 @@ let package = Package(
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
         .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"]),
         .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
+        // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.
+        .executableTarget(
+            name: "LedgerFuzzJWS", dependencies: ["LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"]),
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
@@ -73,6 +76,14 @@ let package = Package(
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
         .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerSystem"]),
+        // The HTTP crash test's sender and checker, and signed traffic for it and the load test
+        // (Scripts/crash-test --http, Scripts/load --real).
+        .executableTarget(
+            name: "LedgerServeTorture",
+            dependencies: [
+                "LedgerHTTP", "LedgerJSON", "LedgerCore", "LedgerService", "LedgerAppStore", "LedgerSystem",
+                "LedgerTesting",
+            ]),
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
@@ -109,7 +120,10 @@ let package = Package(
             dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
         .testTarget(
             name: "LedgerAPITests",
-            dependencies: ["LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
+            dependencies: [
+                "LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerLog",
+                "LedgerSystem",
+            ]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),

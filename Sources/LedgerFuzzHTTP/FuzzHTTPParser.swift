@@ -36,9 +36,14 @@ func checkParser(_ bytes: [UInt8]) {
         fatalError("a prefix of \(cut) bytes of an accepted request was refused: \(error)")
     }
 
+    // Header values keep obs-text bytes (0x80–0xFF) as U+FFFD, three bytes each when written back: the canonical
+    // form may be up to three times longer than the head it came from.
+    var roomy = limits
+    roomy.maxHeadBytes = limits.maxHeadBytes * 3 + 64
+    roomy.maxRequestLineBytes = limits.maxRequestLineBytes * 3
     let again: (request: HTTPRequest, consumed: Int)?
     do {
-        again = try HTTPRequestParser.parse(canonical(request)[...], limits: limits)
+        again = try HTTPRequestParser.parse(canonical(request)[...], limits: roomy)
     } catch {
         fatalError("the canonical form of an accepted request was refused: \(error)")
     }

@@ -20,7 +20,12 @@ struct LedgerLoad {
         case .help:
             HTTPServer.writeStandardOutput(LoadOptions.usage + "\n")
         case .run:
-            HTTPServer.writeStandardOutput(LoadRun.run(options) + "\n")
+            do {
+                HTTPServer.writeStandardOutput(try LoadRun.run(options) + "\n")
+            } catch {
+                HTTPServer.writeStandardOutput("error: \(error)\n")
+                exit(70)
+            }
         case .serve:
             do {
                 try DemoServer.make(options).run()

@@ -17,17 +17,26 @@ struct LoadOptions {
     var json = false
     /// For `serve`: how long the demo webhook handler blocks, imitating the log's group commit.
     var commitMicroseconds = 0
+    /// For `run`: request bodies used one each, in order (`--bodies FILE`, JSON Lines); empty: `body` every time.
+    var bodies: [[UInt8]] = []
+    /// For `run`: where to append `ack LINE SEQ` for each 200 to a `--bodies` request.
+    var acksPath: String?
+    /// For `run`: replace `{n}` in the path with 1…vary, round robin (e.g. many users' entitlements).
+    var vary = 0
 
     static let usage = """
         OVERVIEW: load client for the ledger's HTTP server (requests/s and latency percentiles)
 
         USAGE: ledger-load run --url http://HOST:PORT/PATH [--method M] [--header 'Name: value']...
-                               [--body TEXT | --body-file FILE | --body-size N] [--clients N]
-                               [--duration S] [--warmup S] [--json]
+                               [--body TEXT | --body-file FILE | --body-size N | --bodies FILE [--acks FILE]]
+                               [--vary N] [--clients N] [--duration S] [--warmup S] [--json]
                ledger-load serve [--host H] [--port P] [--commit-us N]
 
         run     N keep-alive clients (one thread each) send requests back to back for --duration seconds
                 after --warmup seconds; prints requests/s, p50/p90/p99/max latency, statuses, errors.
+                --bodies sends each line of a JSON Lines file once (distinct notifications; the run ends
+                early if they run out) and --acks appends `ack LINE SEQ` for each 200 (for a durability
+                check); --vary N replaces {n} in the path with 1…N in turn.
         serve   a demo server with the ledger's route shapes (POST /webhooks/apple, GET
                 /v1/users/{id}/entitlement, GET /healthz, GET /metrics); --commit-us makes the webhook
                 block that long, like a group commit. Prints `listening on http://HOST:PORT`; SIGTERM stops it.
@@ -62,6 +71,9 @@ struct LoadOptions {
             case "--body": options.body = Array(try value(flag).utf8)
             case "--body-file": options.body = try readFile(try value(flag))
             case "--body-size": options.body = [UInt8](repeating: 0x61, count: try number(try value(flag), flag))
+            case "--bodies": options.bodies = try readLines(try value(flag))
+            case "--acks": options.acksPath = try value(flag)
+            case "--vary": options.vary = try number(try value(flag), flag)
             case "--clients": options.clients = try number(try value(flag), flag)
             case "--duration": options.seconds = try decimal(try value(flag), flag)
             case "--warmup": options.warmup = try decimal(try value(flag), flag)
