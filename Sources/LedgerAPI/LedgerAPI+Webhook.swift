@@ -9,14 +9,6 @@ extension LedgerAPI {
     /// body; 422 verification failed, naming Apple's status; 503 when the log cannot be written.
     func webhook(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = request.body
-        let now = Instant(milliseconds: clock())
-        do {
-            _ = try SignedDataVerifier.signedPayload(fromBody: body)
-        } catch {
-            try? pipeline.quarantine.keep(body: body, status: "BAD_REQUEST", message: error.message, at: now)
-            metrics.ingest(outcome: "BAD_REQUEST")
-            throw HTTPError(.badRequest, code: .badRequest, message: error.message)
-        }
         let started = monotonicSeconds()
         let result: IngestResult
         do {
@@ -37,6 +29,14 @@ extension LedgerAPI {
             metrics.ingest(outcome: "duplicate")
             return .json(.object(["status": "ok", "seq": .integer(Int64(clamping: seq)), "duplicate": true]))
         case .rejected(let status, let message):
+            // An unreadable body (not JSON, no signedPayload) is the client's 400, not a failed verification;
+            // the body is parsed only once on the common, accepted path.
+            if status == VerificationStatus.invalidJWTFormat.rawValue,
+                (try? SignedDataVerifier.signedPayload(fromBody: body)) == nil
+            {
+                metrics.ingest(outcome: "BAD_REQUEST")
+                throw HTTPError(.badRequest, code: .badRequest, message: message)
+            }
             metrics.ingest(outcome: status)
             if status == "PAYLOAD_TOO_LARGE" {
                 throw HTTPError(.payloadTooLarge, code: .payloadTooLarge, message: message)

@@ -4,6 +4,8 @@ import LedgerSystem
 struct PendingAppend {
     var ticket: Int
     var entries: [LogEntry]
+    /// Evidence for these entries was stored without its own sync: the batch makes it durable first.
+    var syncEvidenceFirst = false
 }
 
 /// What a leader decided for one batch, under the lock: new records with their seqs and times, and every
@@ -44,6 +46,14 @@ extension EventLog {
     ///   call is visible, now or after a restart, and later appends work once the fault clears);
     ///   ``LogError/Code/invalidEntry``; ``LogError/Code/notWritable`` on a reader or a closed log.
     public func append(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome] {
+        try append(entries, syncingEvidenceFirst: false)
+    }
+
+    /// Appends entries whose evidence was stored with ``putEvidence(batch:durable:)`` and `durable: false`: the
+    /// batch that writes them first makes every stored evidence file durable (one `syncfs` for all the batch's
+    /// callers), then writes and syncs the records, so a durable record never references missing evidence and
+    /// concurrent webhooks share both flushes.
+    public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
         for entry in entries { try entry.validate() }
         guard !entries.isEmpty else { return [] }
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
@@ -52,7 +62,7 @@ extension EventLog {
         guard !state.closed else { throw Self.closedError }
         let ticket = state.nextTicket
         state.nextTicket += 1
-        state.queue.append(PendingAppend(ticket: ticket, entries: entries))
+        state.queue.append(PendingAppend(ticket: ticket, entries: entries, syncEvidenceFirst: syncingEvidenceFirst))
         while true {
             if let result = state.finished.removeValue(forKey: ticket) { return try result.get() }
             if state.leading {
@@ -104,7 +114,8 @@ extension EventLog {
             }
             let context = WriteContext(
                 last: last, segmentCount: state.segments.count, dirty: dirtySegment, headHash: state.headHash,
-                environment: environment, metaWritten: state.metaWritten, dirtyTail: state.dirtyTail)
+                environment: environment, metaWritten: state.metaWritten, dirtyTail: state.dirtyTail,
+                syncEvidenceFirst: batch.contains { $0.syncEvidenceFirst })
             lock.unlock()
             let (written, newSegment, dirty) = writeBatch(plan, context, &buffer)
             lock.lock()

@@ -27,6 +27,13 @@ extension EventLog {
     /// fsyncs and made durable with one `syncfs` before and one after the renames (two journal commits instead
     /// of one per file).
     public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
+        try putEvidence(batch: batch, durable: true)
+    }
+
+    /// Stores evidence; with `durable: false` the files are written and renamed into place without any sync,
+    /// and the caller must append the records that reference them with
+    /// ``append(_:syncingEvidenceFirst:)`` and `true`, which makes them durable before the records.
+    public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         var digests: [[UInt8]] = []
         var pending: [(bytes: [UInt8], path: String)] = []
@@ -44,7 +51,7 @@ extension EventLog {
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
         }
         guard !pending.isEmpty else { return digests }
-        let perFile = pending.count < Self.evidenceBatchThreshold
+        let perFile = durable && pending.count < Self.evidenceBatchThreshold
         var written: [(temporary: String, final: String)] = []
         var directories: Set<String> = []
         do throws(SystemError) {
@@ -66,11 +73,11 @@ extension EventLog {
                 written.append((temporary, item.path))
                 directories.insert(folder)
             }
-            if !perFile { try fileSystem.syncFileSystem(directory.evidence) }
+            if durable && !perFile { try fileSystem.syncFileSystem(directory.evidence) }
             for file in written { try fileSystem.rename(file.temporary, to: file.final) }
             if perFile {
                 for folder in directories { try fileSystem.fsyncDirectory(folder) }
-            } else {
+            } else if durable {
                 try fileSystem.syncFileSystem(directory.evidence)
             }
         } catch {

@@ -14,6 +14,8 @@ struct WriteContext {
     var environment: String
     var metaWritten: Bool
     var dirtyTail: (segment: Int, size: Int64)?
+    /// Whether evidence stored without a sync must be made durable before the records are written.
+    var syncEvidenceFirst = false
 }
 
 extension EventLog {
@@ -29,6 +31,13 @@ extension EventLog {
         var newSegment: Segment?
         do throws(LogError) {
             if !context.metaWritten { try bind(environment: context.environment) }
+            if context.syncEvidenceFirst {
+                do {
+                    try fileSystem.syncFileSystem(directory.evidence)
+                } catch {
+                    throw LogError.system(error, "making the batch's evidence durable in \(directory.evidence)")
+                }
+            }
             if let tail = context.dirty {
                 do {
                     try fileSystem.ftruncate(tail.fd, size: tail.size)

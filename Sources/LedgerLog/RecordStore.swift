@@ -26,6 +26,9 @@ public protocol RecordStore: AnyObject, Sendable {
 
     /// Appends entries durably; see the contract above.
     func append(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome]
+    /// Appends entries whose evidence was stored with `putEvidence(batch:durable: false)`: the store makes that
+    /// evidence durable before the records (the file log shares one flush among concurrent callers).
+    func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome]
     /// The record at `seq`.
     func record(seq: UInt64) throws(LogError) -> LogRecord
     /// Every record from `seq` on, in order.
@@ -34,8 +37,11 @@ public protocol RecordStore: AnyObject, Sendable {
     func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
     /// The seq of the record with this idempotency key, if stored.
     func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
-    /// Stores evidence payloads; returns their SHA-256 digests.
+    /// Stores evidence payloads durably; returns their SHA-256 digests.
     func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]]
+    /// Stores evidence payloads, durably or (`durable: false`) to be made durable by the next
+    /// `append(_:syncingEvidenceFirst: true)`; returns their SHA-256 digests.
+    func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]]
     /// The evidence with this SHA-256, if stored.
     func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]?
     /// Keeps a derived file (a projection snapshot) tagged with the log position it covers.
@@ -46,6 +52,18 @@ public protocol RecordStore: AnyObject, Sendable {
     func rebuildIndexes(progress: ((UInt64) -> Void)?) throws(LogError)
     /// Releases the store (and the writer lock).
     func close()
+}
+
+extension RecordStore {
+    /// Stores that make evidence durable on every put need nothing more before the records.
+    public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
+        try append(entries)
+    }
+
+    /// Stores without a cheaper unsynced path store durably.
+    public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
+        try putEvidence(batch: batch)
+    }
 }
 
 extension EventLog: RecordStore {}

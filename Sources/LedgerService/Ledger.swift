@@ -57,7 +57,9 @@ public final class Ledger: Sendable {
     public func append(_ items: [(record: LedgerRecord, evidence: [UInt8]?)]) throws(ServiceError) -> [AppendOutcome] {
         do {
             let withEvidence = items.compactMap(\.evidence)
-            if !withEvidence.isEmpty { _ = try log.putEvidence(batch: withEvidence) }
+            // Evidence is stored without its own sync; the append that follows makes it durable before the
+            // records (one flush shared by every concurrent caller of the group commit).
+            if !withEvidence.isEmpty { _ = try log.putEvidence(batch: withEvidence, durable: false) }
             let entries = items.map { item -> LogEntry in
                 var record = item.record
                 if let evidence = item.evidence { record.evidence = SHA256.hash(evidence) }
@@ -65,7 +67,7 @@ public final class Ledger: Sendable {
                     idempotencyKey: record.idempotencyKey, subjectKeys: SubjectKeys.keys(for: record),
                     payload: record.encoded())
             }
-            return try log.append(entries)
+            return try log.append(entries, syncingEvidenceFirst: !withEvidence.isEmpty)
         } catch {
             throw ServiceError(error)
         }
