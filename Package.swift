@@ -73,7 +73,10 @@ let package = Package(
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
-            dependencies: ["LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite"]),
+            dependencies: [
+                "LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "LedgerAppStore",
+                "LedgerSimulator", "LedgerTesting", "CSQLite",
+            ]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
