@@ -22,14 +22,14 @@ struct BenchOptions {
           --query-records N   the realistic population's size for the query and memory rows
                               (default 1000000, about 54,000 users)
           --rebuild-records N the population's size for the rebuild row (default 250000)
-          --records-large N   also measure queries and memory on a population of N records, e.g. 10000000
+          --records-large N   also measure queries on a population of N records, e.g. 10000000
                               (about 500,000 users; its build takes a few minutes)
           --queries N         random point-in-time queries per run (default 5000)
           --ingest-users N    simulated users (× 12 months) signed for the ingest row (default 2000)
           --dir DIR           where the temporary data directories go (default /tmp)
           --json FILE         also write the results as JSON
           --only ROWS         run only these rows: append, group-commit, open, index-rebuild, verify,
-                              primitives, query-1M, query-10M, rebuild-250k, memory-1M, memory-10M, ingest
+                              primitives, query-1M, query-10M, rebuild-250k, memory-1M, ingest
         """
 
     static func parse(_ arguments: [String]) -> Result<BenchOptions, BenchUsageError> {
@@ -84,7 +84,6 @@ struct BenchOptions {
         if let largeRecords { rows.append(BenchRow.queryRow(records: largeRecords, label: label(largeRecords))) }
         rows.append(BenchRow.rebuildRow(records: rebuildRecords, label: label(rebuildRecords)))
         rows.append(BenchRow.memoryRow(records: queryRecords, label: label(queryRecords)))
-        if let largeRecords { rows.append(BenchRow.memoryRow(records: largeRecords, label: label(largeRecords))) }
         rows.append(BenchRow.ingestRow)
         return rows
     }

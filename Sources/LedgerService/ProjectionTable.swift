@@ -22,6 +22,14 @@ public struct ProjectionTable: Sendable {
         public var status: EntitlementStatus
         /// Until when (exclusive) the answer holds; nil when no known record changes it later.
         public var validUntil: Instant?
+
+        /// Creates an entry.
+        public init(userId: Int64, deviceLimit: Int, status: EntitlementStatus, validUntil: Instant?) {
+            self.userId = userId
+            self.deviceLimit = deviceLimit
+            self.status = status
+            self.validUntil = validUntil
+        }
     }
 
     /// The instant the answers were computed at.
