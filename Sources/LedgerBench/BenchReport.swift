@@ -38,7 +38,10 @@ struct BenchReport {
         for result in results + derived {
             let metric = result.metric
             let peer = result.peerMedian.map { format($0, significant: 3) } ?? "—"
-            let advantage = result.advantage.map { fixed($0, $0 < 10 ? 2 : 1) + "× " + ($0 >= 1 ? "better" : "worse") }
+            let advantage = result.advantage.map { ratio in
+                let text = fixed(ratio, ratio < 10 ? 2 : 1) + "×"
+                return text == "1.00×" ? "even" : text + (ratio > 1 ? " better" : " worse")
+            }
             let target = metric.target.map(\.text) ?? "—"
             let versus = metric.target.map { target in
                 fixed(result.median / target.value, 2) + "× " + (target.met(by: result.median) ? "✓ meets" : "✗ misses")

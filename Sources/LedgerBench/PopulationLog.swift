@@ -99,23 +99,3 @@ struct PopulationLog {
         _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     }
 }
-
-/// One result slot per worker, filled from worker threads.
-final class Slots<Value>: @unchecked Sendable {
-    // Sendable: each slot is written by one thread only, and read only after every thread was joined.
-    private let storage: UnsafeMutableBufferPointer<Value?>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil)
-    }
-
-    deinit {
-        _ = storage.deinitialize()
-        storage.deallocate()
-    }
-
-    func set(_ index: Int, _ value: Value) { storage[index] = value }
-
-    func values() -> [Value?] { Array(storage) }
-}

@@ -42,9 +42,3 @@ final class SQLitePeer {
         try database.exec("COMMIT")
     }
 }
-
-/// A benchmark failure.
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
