@@ -96,7 +96,8 @@ let package = Package(
         .executableTarget(
             name: "LedgerBench",
             dependencies: [
-                "LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "CSQLite", "LedgerPostgres",
+                "LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "LedgerAppStore",
+                "LedgerSimulator", "LedgerTesting", "CSQLite", "LedgerPostgres",
             ]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),

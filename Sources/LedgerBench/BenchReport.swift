@@ -1,77 +1,131 @@
-import LedgerSystem
-
-/// One row's measured rates.
-struct BenchResult {
-    var row: BenchRow
-    var rates: [Double]
-
-    var median: Double {
-        let sorted = rates.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-}
-
-/// The results as a markdown table and as JSON.
+/// The results as a markdown table (with date, machine, load and how the inputs were built) and as JSON.
 struct BenchReport {
     var options: BenchOptions
-    var results: [BenchResult]
+    var machine: Machine
+    var loadBefore: String
+    var loadAfter: String
+    var notes: [String]
+    var results: [MetricResult]
     var peakMemoryKiB: Int
+    var seconds: Double
 
-    private func median(_ id: String) -> Double? { results.first { $0.row.id == id }?.median }
+    /// Figures computed from other figures' medians: the query p99's growth from the base to the large log.
+    var derived: [MetricResult] {
+        guard let large = options.largeRecords else { return [] }
+        let (small, big) = (label(options.queryRecords), label(large))
+        return [("p99", "p99"), ("cpu.p99", "p99 of CPU time")].compactMap { id, name in
+            guard let base = results.first(where: { $0.metric.id == "query-\(small).\(id)" }),
+                let grown = results.first(where: { $0.metric.id == "query-\(big).\(id)" }), base.median > 0
+            else { return nil }
+            let metric = Metric(
+                "query.\(id).growth", "query \(name), \(big) ÷ \(small) records", unit: "ratio", better: .lower,
+                target: .atMost(1.5), peer: true)
+            let peer = (grown.peerMedian ?? 0) / max(base.peerMedian ?? 1, 1e-9)
+            return MetricResult(metric: metric, ledger: [grown.median / base.median], peer: [peer])
+        }
+    }
 
     func markdown() -> String {
         var lines = [
-            "| row | median | unit | runs (min–max) |",
-            "| --- | ---: | --- | --- |",
+            "ledger-bench, \(machine.date): \(machine.cpu), \(machine.cores) cores, "
+                + "\(fixed(machine.memoryGiB, 1)) GiB, Linux \(machine.kernel); load average \(loadBefore) at the "
+                + "start, \(loadAfter) at the end; medians of \(options.runs) runs after a warm-up; "
+                + "\(fixed(seconds / 60, 1)) min in all.",
+            "",
+            "| figure | ledger | SQLite | ledger vs SQLite | unit | target | ledger vs target | ledger runs (min–max) |",
+            "| --- | ---: | ---: | ---: | --- | --- | --- | --- |",
         ]
-        for result in results {
-            let low = result.rates.min() ?? 0
-            let high = result.rates.max() ?? 0
+        for result in results + derived {
+            let metric = result.metric
+            let peer = result.peerMedian.map { format($0, significant: 3) } ?? "—"
+            let advantage = result.advantage.map { ratio in
+                let text = fixed(ratio, ratio < 10 ? 2 : 1) + "×"
+                return text == "1.00×" ? "even" : text + (ratio > 1 ? " better" : " worse")
+            }
+            let target = metric.target.map(\.text) ?? "—"
+            let versus = metric.target.map { target in
+                fixed(result.median / target.value, 2) + "× " + (target.met(by: result.median) ? "✓ meets" : "✗ misses")
+            }
+            let low = result.ledger.min() ?? 0
+            let high = result.ledger.max() ?? 0
+            let range = result.ledger.count > 1 ? "\(format(low, significant: 3))–\(format(high, significant: 3))" : ""
             lines.append(
-                "| \(result.row.title) | \(format(result.median)) | \(result.row.unit) | "
-                    + "\(format(low))–\(format(high)) |")
+                "| \(metric.title) | \(format(result.median, significant: 3)) | \(peer) | \(advantage ?? "—") | "
+                    + "\(metric.unit) | \(target) | \(versus ?? "—") | \(range) |")
         }
-        if let log = median("log.append"), let sqlite = median("sqlite.append"), sqlite > 0 {
-            lines.append("| ledger ÷ SQLite, durable batched append | \(fixed(log / sqlite, 2))× | ratio | |")
-        }
-        lines.append("| peak memory (VmHWM) | \(peakMemoryKiB / 1024) | MiB | |")
+        lines.append(
+            "| peak memory of the benchmark process (VmHWM) | \(format(Double(peakMemoryKiB) / 1024)) | | | MiB | | | |"
+        )
+        lines.append("")
+        lines += notes.map { "- \($0)" }
         return lines.joined(separator: "\n")
     }
 
     func json() -> String {
         var rows: [String] = []
-        for result in results {
-            let rates = result.rates.map { fixed($0, 1) }.joined(separator: ",")
+        for result in results + derived {
+            let metric = result.metric
+            let runs = result.ledger.map { fixed($0, 3) }.joined(separator: ",")
+            let peerRuns = result.peer.map { fixed($0, 3) }.joined(separator: ",")
             rows.append(
-                "{\"id\":\"\(result.row.id)\",\"title\":\"\(result.row.title)\",\"unit\":\"\(result.row.unit)\","
-                    + "\"median\":\(fixed(result.median, 1)),\"runs\":[\(rates)]}")
+                "{\"id\":\(quoted(metric.id)),\"title\":\(quoted(metric.title)),\"unit\":\(quoted(metric.unit)),"
+                    + "\"better\":\"\(metric.better == .higher ? "higher" : "lower")\","
+                    + "\"median\":\(number(result.median)),\"runs\":[\(runs)],"
+                    + "\"sqliteMedian\":\(result.peerMedian.map(number) ?? "null"),\"sqliteRuns\":[\(peerRuns)],"
+                    + "\"target\":\(metric.target.map { number($0.value) } ?? "null"),"
+                    + "\"meetsTarget\":\(metric.target.map { $0.met(by: result.median) ? "true" : "false" } ?? "null")}"
+            )
         }
-        var ratio = "null"
-        if let log = median("log.append"), let sqlite = median("sqlite.append"), sqlite > 0 {
-            ratio = fixed(log / sqlite, 3)
-        }
-        return "{\"records\":\(options.records),\"batch\":\(options.batch),\"runs\":\(options.runs),"
-            + "\"peakMemoryKiB\":\(peakMemoryKiB),\"appendRatioVsSQLite\":\(ratio),\"rows\":[\n  "
+        return "{\"date\":\(quoted(machine.date)),\"cpu\":\(quoted(machine.cpu)),\"cores\":\(machine.cores),"
+            + "\"memoryGiB\":\(fixed(machine.memoryGiB, 1)),\"kernel\":\(quoted(machine.kernel)),"
+            + "\"loadAverageStart\":\(quoted(loadBefore)),\"loadAverageEnd\":\(quoted(loadAfter)),"
+            + "\"runs\":\(options.runs),\"records\":\(options.records),\"batch\":\(options.batch),"
+            + "\"queryRecords\":\(options.queryRecords),\"rebuildRecords\":\(options.rebuildRecords),\"largeRecords\":\(options.largeRecords.map(String.init) ?? "null"),"
+            + "\"queries\":\(options.queries),\"seconds\":\(fixed(seconds, 1)),\"peakMemoryKiB\":\(peakMemoryKiB),"
+            + "\"notes\":[\(notes.map(quoted).joined(separator: ","))],\"metrics\":[\n  "
             + rows.joined(separator: ",\n  ") + "\n]}\n"
     }
-}
 
-/// Peak resident memory of this process, from /proc/self/status (VmHWM), in KiB.
-func peakMemoryKiB() -> Int {
-    guard let bytes = try? PosixFileSystem().readStream("/proc/self/status") else { return 0 }
-    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        return fields.count > 1 ? Int(fields[1]) ?? 0 : 0
+    private func number(_ value: Double) -> String { value.isFinite ? fixed(value, 3) : "null" }
+
+    private func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
-    return 0
 }
 
-/// A rate with thousands separators, e.g. `1,234,567`.
-func format(_ value: Double) -> String {
-    let digits = Array(String(Int(value.rounded())))
-    var out: [Character] = []
+/// `1M`, `10M`, `200k`: a record count as the table names it.
+func label(_ records: Int) -> String {
+    if records % 1_000_000 == 0 { return "\(records / 1_000_000)M" }
+    if records % 1_000 == 0 { return "\(records / 1_000)k" }
+    return format(Double(records))
+}
+
+/// A number for the table: thousands separators from 100 on, else `significant` significant digits.
+func format(_ value: Double, significant: Int = 3) -> String {
+    guard value.isFinite else { return "—" }
+    if abs(value) >= 100 { return grouped(Int(value.rounded())) }
+    var places = significant - 1
+    var magnitude = abs(value)
+    while magnitude >= 10 && places > 0 {
+        magnitude /= 10
+        places -= 1
+    }
+    return fixed(value, places)
+}
+
+/// An integer with thousands separators, e.g. `1,234,567`.
+func grouped(_ value: Int) -> String {
+    let digits = Array(String(abs(value)))
+    var out: [Character] = value < 0 ? ["-"] : []
     for (index, digit) in digits.enumerated() {
         if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
         out.append(digit)
@@ -81,10 +135,13 @@ func format(_ value: Double) -> String {
 
 /// A number with `places` decimals.
 func fixed(_ value: Double, _ places: Int) -> String {
+    guard value.isFinite else { return "null" }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
-    let scaled = Int((value * scale).rounded())
+    let scaled = Int((abs(value) * scale).rounded())
+    let sign = value < 0 && scaled != 0 ? "-" : ""
     let whole = scaled / Int(scale)
-    let fraction = String(abs(scaled % Int(scale)))
-    return places == 0 ? "\(whole)" : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+    let fraction = String(scaled % Int(scale))
+    return places == 0
+        ? "\(sign)\(whole)" : "\(sign)\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
 }

@@ -54,6 +54,12 @@ enum PostgresWorkload {
 }
 
 extension BenchRow {
+    /// A row measuring one rate (records/s), higher is better.
+    init(id: String, title: String, unit: String, rate: @escaping (BenchContext) throws -> Double) {
+        self.init(
+            id: id, metrics: [Metric(id, title, unit: unit, better: .higher)], run: { context in [Sample(try rate(context))] })
+    }
+
     /// The PostgreSQL rows (none without a server).
     static var postgres: [BenchRow] {
         guard let base = PostgresWorkload.baseURL else {

@@ -23,3 +23,23 @@ func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     for thread in threads { pthread_join(thread, nil) }
 }
+
+/// One result slot per worker, filled from worker threads.
+final class Slots<Value>: @unchecked Sendable {
+    // Sendable: each slot is written by one thread only, and read only after every thread was joined.
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func set(_ index: Int, _ value: Value) { storage[index] = value }
+
+    func values() -> [Value?] { Array(storage) }
+}

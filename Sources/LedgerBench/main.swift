@@ -1,7 +1,7 @@
-// ledger-bench: the log's throughput against SQLite, measured in the same run.
+// ledger-bench: the ledger's figures against the targets, with SQLite measured in the same run.
 //
-// Every row gets one warm-up run and N measured runs; the median is reported, with peak memory (VmHWM), as a
-// markdown table and optionally JSON.
+// Every row gets one warm-up run and N measured runs; medians are reported with the peer's, the target and the
+// ratio to it, the machine, the date and the load average, as a markdown table and optionally JSON.
 import LedgerSystem
 
 #if canImport(Glibc)
@@ -18,27 +18,41 @@ case .failure(let error):
 }
 
 do {
+    let started = now()
+    let machine = Machine.current()
+    let loadBefore = Machine.loadAverage()
     let context = try BenchContext(options: options)
-    var results: [BenchResult] = []
+    var results: [MetricResult] = []
     print(
-        "ledger-bench: \(options.records) records (300–400 byte payloads), batches of \(options.batch), "
+        "ledger-bench: \(machine.cpu), \(machine.cores) cores, load average \(loadBefore); "
             + "\(options.runs) runs + 1 warm-up per row")
-    for row in BenchRow.all + BenchRow.postgres where options.only.isEmpty || options.only.contains(row.id) {
-        var rates: [Double] = []
-        for run in 0...options.runs {
-            let rate = try row.run(context)
-            if run > 0 { rates.append(rate) }
-        }
-        let result = BenchResult(row: row, rates: rates)
-        print("  \(row.id): \(format(result.median)) \(row.unit)")
-        results.append(result)
+    let rows = options.rows
+    let unknown = options.only.subtracting(rows.map(\.id))
+    guard unknown.isEmpty else {
+        throw BenchError("unknown row \(unknown.sorted().joined(separator: ", ")); rows: \(rows.map(\.id))")
     }
-    let report = BenchReport(options: options, results: results, peakMemoryKiB: peakMemoryKiB())
+    for row in rows where options.only.isEmpty || options.only.contains(row.id) {
+        var samples: [[Sample]] = []
+        for run in 0...options.runs {
+            let sample = try row.run(context)
+            if run > 0 { samples.append(sample) }
+        }
+        for (index, metric) in row.metrics.enumerated() {
+            let result = MetricResult(
+                metric: metric, ledger: samples.map { $0[index].ledger }, peer: samples.compactMap { $0[index].peer })
+            let peer = result.peerMedian.map { ", SQLite \(format($0, significant: 3))" } ?? ""
+            print("  \(metric.id): \(format(result.median, significant: 3)) \(metric.unit)\(peer)")
+            results.append(result)
+        }
+    }
+    let report = BenchReport(
+        options: options, machine: machine, loadBefore: loadBefore, loadAfter: Machine.loadAverage(),
+        notes: context.notes, results: results, peakMemoryKiB: MemoryProbe.peakKiB(), seconds: now() - started)
     print("")
     print(report.markdown())
     if let path = options.jsonPath {
         try PosixFileSystem().writeFileDurably(path, Array(report.json().utf8))
-        print("results written to \(path)")
+        print("\nresults written to \(path)")
     }
 } catch {
     writeLine(2, "error: \(error)")

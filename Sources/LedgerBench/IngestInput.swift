@@ -1,0 +1,32 @@
+import LedgerAppStore
+import LedgerCore
+import LedgerSimulator
+
+/// The ingest rows' input: every notification of a simulated population, signed once (distinct bodies, as
+/// Apple POSTs them), and a verifier that trusts the simulation's root, as `ledger ingest` configures it
+/// (nested signatures covered by the envelope's).
+struct IngestInput {
+    let bodies: [[UInt8]]
+    let verifier: SignedDataVerifier
+    let environment: LedgerEnvironment
+
+    init(users: Int, months: Int) throws {
+        let config = SimulationConfig(users: users, months: months, seed: 7)
+        let simulation = try Simulator(config: config).run()
+        let signer = try SimulationSigner(seed: config.seed)
+        bodies = try simulation.signedBodies(with: signer)
+        environment = config.environment
+        verifier = try SignedDataVerifier(
+            configuration: VerifierConfiguration(
+                rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
+                appAppleId: config.appAppleId, environment: config.environment,
+                nestedSignatures: .coveredByEnvelope))
+    }
+
+    /// The bodies of run `run` out of `runs`: a different slice each run (no body is verified twice in a row).
+    func slice(run: Int, runs: Int, limit: Int) -> ArraySlice<[UInt8]> {
+        let size = min(limit, bodies.count / max(1, runs))
+        let start = (run % max(1, runs)) * size
+        return bodies[start..<(start + size)]
+    }
+}

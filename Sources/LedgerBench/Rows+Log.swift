@@ -1,0 +1,155 @@
+import LedgerCrypto
+import LedgerLog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension BenchRow {
+    /// The log engine's rows, over the synthetic workload (``Workload``): appends against SQLite, group commit,
+    /// open, scan, index rebuild, verify, and the checksum and hash primitives.
+    static var logRows: [BenchRow] {
+        [
+            BenchRow(
+                id: "append",
+                metrics: [
+                    Metric(
+                        "append", "durable append, batches of N (SQLite: WAL, synchronous=FULL, same batches)",
+                        unit: "records/s", better: .higher, peer: true)
+                ]
+            ) { context in
+                [Sample(try appendLog(context), peer: try appendSQLite(context))]
+            },
+            BenchRow(
+                id: "group-commit",
+                metrics: [
+                    Metric(
+                        "group-commit", "durable append, 16 threads × 1 record per call (group commit)",
+                        unit: "records/s", better: .higher)
+                ]
+            ) { context in
+                let path = context.freshPath("log")
+                defer { context.remove(path) }
+                let log = try EventLog.openWriter(at: path, environment: "sandbox")
+                defer { log.close() }
+                let entries = Array(context.workload.entries.prefix(max(1_000, context.options.records / 10)))
+                let threads = 16
+                let start = now()
+                runThreads(threads) { thread in
+                    for index in stride(from: thread, to: entries.count, by: threads) {
+                        _ = try? log.append(entries[index])
+                    }
+                }
+                return [Sample(Double(entries.count) / (now() - start))]
+            },
+            BenchRow(
+                id: "open",
+                metrics: [
+                    Metric(
+                        "open", "open for write (walk + checksums + index files)", unit: "records/s", better: .higher)
+                ]
+            ) { context in
+                let path = try context.builtLog()
+                let start = now()
+                let log = try EventLog.openWriter(at: path, environment: "sandbox")
+                let rate = Double(log.head.seq) / (now() - start)
+                log.close()
+                return [Sample(rate)]
+            },
+            BenchRow(
+                id: "index-rebuild",
+                metrics: [
+                    Metric(
+                        "index-rebuild", "rebuild indexes (new reader, full scan, index files ignored)",
+                        unit: "records/s", better: .higher)
+                ]
+            ) { context in
+                let path = try context.builtLog()
+                let start = now()
+                let log = try EventLog.openReader(at: path)
+                try log.rebuildIndexes()
+                let rate = Double(log.head.seq) / (now() - start)
+                log.close()
+                return [Sample(rate)]
+            },
+            BenchRow(
+                id: "verify",
+                metrics: [
+                    Metric("verify", "verify (checksums + whole hash chain)", unit: "records/s", better: .higher)
+                ]
+            ) { context in
+                let path = try context.builtLog()
+                let start = now()
+                let report = try EventLog.verify(at: path)
+                guard report.ok else { throw BenchError("verify failed: \(report.problem!.message)") }
+                return [Sample(Double(report.headSeq) / (now() - start))]
+            },
+            BenchRow(
+                id: "primitives",
+                metrics: [
+                    Metric("crc32c", "CRC-32C over 450-byte records", unit: "MB/s", better: .higher),
+                    Metric("sha256", "SHA-256 chain step over 450-byte records", unit: "MB/s", better: .higher),
+                ]
+            ) { _ in
+                [Sample(crc32cRate()), Sample(sha256Rate())]
+            },
+        ]
+    }
+
+    private static func appendLog(_ context: BenchContext) throws -> Double {
+        let path = context.freshPath("log")
+        defer { context.remove(path) }
+        let log = try EventLog.openWriter(at: path, environment: "sandbox")
+        defer { log.close() }
+        let entries = context.workload.entries
+        let batch = context.options.batch
+        let start = now()
+        for first in stride(from: 0, to: entries.count, by: batch) {
+            _ = try log.append(Array(entries[first..<min(first + batch, entries.count)]))
+        }
+        return Double(entries.count) / (now() - start)
+    }
+
+    private static func appendSQLite(_ context: BenchContext) throws -> Double {
+        let path = context.freshPath("sqlite")
+        defer { context.remove(path) }
+        _ = mkdir(path, 0o755)
+        let peer = try SQLitePeer(path: path + "/ledger.sqlite")
+        let entries = context.workload.entries
+        let batch = context.options.batch
+        let start = now()
+        for first in stride(from: 0, to: entries.count, by: batch) {
+            try peer.append(entries[first..<min(first + batch, entries.count)], time: 1_767_225_600_000)
+        }
+        return Double(entries.count) / (now() - start)
+    }
+
+    private static func crc32cRate() -> Double {
+        let data = [UInt8](repeating: 0xA5, count: 64 << 20)
+        let start = now()
+        var crc: UInt32 = 0
+        data.withUnsafeBytes { raw in
+            for offset in stride(from: 0, to: raw.count - 450, by: 450) {
+                crc ^= CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 450)]))
+            }
+        }
+        let elapsed = now() - start
+        if crc == 42 { print("") }  // keeps the loop
+        return Double(data.count) / elapsed / 1e6
+    }
+
+    private static func sha256Rate() -> Double {
+        let data = [UInt8](repeating: 0xA5, count: 64 << 20)
+        let start = now()
+        var previous = [UInt8](repeating: 0, count: 32)
+        data.withUnsafeBytes { raw in
+            for offset in stride(from: 0, to: raw.count - 450, by: 450) {
+                var hasher = SHA256()
+                hasher.update(previous)
+                hasher.update(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + 450)]))
+                previous = hasher.finalize()
+            }
+        }
+        return Double(data.count) / (now() - start) / 1e6
+    }
+}
