@@ -17,6 +17,23 @@ extension EventLog {
         }
     }
 
+    /// Every record about `key` whose seq is not in `skipping`, in seq order: each candidate is read once,
+    /// and the ones the caller already holds are not read at all.
+    public func records(forSubjectKey key: String, skipping seen: Set<UInt64>) throws(LogError) -> [LogRecord] {
+        let hash = StableHash.hash(key)
+        let (candidates, segments) = try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            try ensureIndexesLocked()
+            return (state.subjects.candidates(hash: hash), state.segments)
+        }
+        var records: [LogRecord] = []
+        for seq in candidates where !seen.contains(seq) {
+            let record = try Self.readRecord(fileSystem, segments, seq: seq)
+            if record.subjectKeys.contains(key) { records.append(record) }
+        }
+        return records
+    }
+
     /// Every record about `key`, in seq order.
     public func records(forSubjectKey key: String) throws(LogError) -> [LogRecord] {
         let hash = StableHash.hash(key)

@@ -35,6 +35,8 @@ public protocol RecordStore: AnyObject, Sendable {
     func forEach(from seq: UInt64, _ body: (LogRecord) throws -> Void) throws
     /// The seqs of the records indexed under a subject key, ascending.
     func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
+    /// The records indexed under a subject key, ascending, leaving out the seqs in `skipping` (not read at all).
+    func records(forSubjectKey key: String, skipping: Set<UInt64>) throws(LogError) -> [LogRecord]
     /// The seq of the record with this idempotency key, if stored.
     func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
     /// Stores evidence payloads durably; returns their SHA-256 digests.
@@ -55,6 +57,13 @@ public protocol RecordStore: AnyObject, Sendable {
 }
 
 extension RecordStore {
+    /// Through ``seqs(forSubjectKey:)`` and ``record(seq:)``, for stores with nothing faster.
+    public func records(forSubjectKey key: String, skipping: Set<UInt64>) throws(LogError) -> [LogRecord] {
+        var records: [LogRecord] = []
+        for seq in try seqs(forSubjectKey: key) where !skipping.contains(seq) { records.append(try record(seq: seq)) }
+        return records
+    }
+
     /// Stores that make evidence durable on every put need nothing more before the records.
     public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
         try append(entries)

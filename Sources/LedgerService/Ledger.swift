@@ -114,14 +114,15 @@ public final class Ledger: Sendable {
         var entries: [LedgerEntry] = []
         var subscriptions: [String] = []
         func collect(_ key: String) throws(ServiceError) {
-            let seqs: [UInt64]
+            // Each record is read once and decoded once, however many of the subject's keys index it.
+            let records: [LogRecord]
             do {
-                seqs = try log.seqs(forSubjectKey: key)
+                records = try log.records(forSubjectKey: key, skipping: seen)
             } catch {
                 throw ServiceError(error)
             }
-            for seq in seqs where seen.insert(seq).inserted {
-                let entry = try entry(seq: seq)
+            for record in records where seen.insert(record.seq).inserted {
+                let entry = try Self.entry(from: record)
                 entries.append(entry)
                 if let otid = entry.record.subject.originalTransactionId { subscriptions.append(otid) }
                 if let otid = entry.record.transaction?.originalTransactionId { subscriptions.append(otid) }
