@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerLog
 import LedgerService
+import LedgerSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -75,7 +76,7 @@ struct PopulationLog {
     /// The log entries of a cohort of users, on two threads, in signing order (ties by user).
     private static func generate(_ population: Population, users: Range<Int64>) -> [LogEntry] {
         let threads = 2
-        let parts = Slots<[(Int64, Int64, LogEntry)]>(count: threads)
+        let parts = ResultSlots<[(Int64, Int64, LogEntry)]>(count: threads)
         runThreads(threads) { thread in
             var out: [(Int64, Int64, LogEntry)] = []
             for user in stride(from: users.lowerBound + Int64(thread), to: users.upperBound, by: threads) {

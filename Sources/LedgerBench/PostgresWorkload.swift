@@ -1,5 +1,6 @@
 import LedgerLog
 import LedgerPostgres
+import LedgerSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -57,7 +58,8 @@ extension BenchRow {
     /// A row measuring one rate (records/s), higher is better.
     init(id: String, title: String, unit: String, rate: @escaping (BenchContext) throws -> Double) {
         self.init(
-            id: id, metrics: [Metric(id, title, unit: unit, better: .higher)], run: { context in [Sample(try rate(context))] })
+            id: id, metrics: [Metric(id, title, unit: unit, better: .higher)],
+            run: { context in [Sample(try rate(context))] })
     }
 
     /// The PostgreSQL rows (none without a server).

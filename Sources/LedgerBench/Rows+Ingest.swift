@@ -1,4 +1,5 @@
 import LedgerService
+import LedgerSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -85,7 +86,7 @@ extension BenchRow {
     private static func prepareInParallel(_ bodies: [[UInt8]], _ pipeline: IngestPipeline, threads: Int)
         -> [IngestPipeline.Prepared]
     {
-        let slots = Slots<IngestPipeline.Prepared>(count: bodies.count)
+        let slots = ResultSlots<IngestPipeline.Prepared>(count: bodies.count)
         runThreads(threads) { thread in
             for index in stride(from: thread, to: bodies.count, by: threads) {
                 slots.set(index, pipeline.prepare(body: bodies[index]))

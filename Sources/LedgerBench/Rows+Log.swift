@@ -1,5 +1,6 @@
 import LedgerCrypto
 import LedgerLog
+import LedgerSystem
 
 #if canImport(Glibc)
     import Glibc

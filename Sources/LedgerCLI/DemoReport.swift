@@ -2,6 +2,7 @@ import Dispatch
 import LedgerCore
 import LedgerService
 import LedgerSimulator
+import LedgerSystem
 
 /// The demo's summary: active subscriptions, devices under contract, revenue by period.
 enum DemoSummary {
@@ -121,26 +122,4 @@ enum DemoTruthCheck {
         }
         return result
     }
-}
-
-/// Slots written by index from concurrent workers (each at most once) and read after they all finished
-/// (`concurrentPerform` returning orders every write before the reads).
-final class ResultSlots<Value>: @unchecked Sendable {
-    private let base: UnsafeMutablePointer<Value?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        base = .allocate(capacity: max(count, 1))
-        base.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
-
-    func set(_ index: Int, _ value: Value) { base[index] = value }
-
-    func values() -> [Value?] { (0..<count).map { base[$0] } }
 }

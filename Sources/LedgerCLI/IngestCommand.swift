@@ -3,6 +3,7 @@ import LedgerAppStore
 import LedgerCore
 import LedgerJSON
 import LedgerService
+import LedgerSystem
 
 /// `ledger ingest`: JSON Lines of notification bodies → verified records in the log.
 enum IngestCommand {

@@ -52,52 +52,9 @@ public struct SimulationClock: Sendable, Hashable {
     /// instant whose reading depends on signing jitter: an hour in production, 5 seconds in the sandbox.
     public var sampleMargin: Int64 { sandboxRate == nil ? 3_600_000 : 5_000 }
 
-    /// `start` moved by whole calendar months, the day of the month clamped to the target month's length.
+    /// `start` moved by whole calendar months, the day of the month clamped to the target month's length
+    /// (the same calendar arithmetic the fold uses: `Instant.adding(_:count:)`).
     public static func adding(months: Int, to start: Instant) -> Instant {
-        let ms = start.milliseconds
-        var days = ms / day
-        var rest = ms % day
-        if rest < 0 {
-            rest += day
-            days -= 1
-        }
-        let (year, month, dayOfMonth) = civil(fromDays: days)
-        let total = year * 12 + Int64(month - 1) + Int64(months)
-        let newYear = total >= 0 ? total / 12 : (total - 11) / 12
-        let newMonth = Int(total - newYear * 12) + 1
-        let clamped = min(dayOfMonth, daysIn(year: newYear, month: newMonth))
-        return Instant(milliseconds: daysFrom(year: newYear, month: newMonth, day: clamped) * day + rest)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date.
-    static func daysFrom(year: Int64, month: Int, day: Int) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The proleptic Gregorian date of days since 1970-01-01.
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = Int(doy - (153 * mp + 2) / 5 + 1)
-        let m = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d)
-    }
-
-    static func daysIn(year: Int64, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        start.adding(.monthly, count: months) ?? start
     }
 }

@@ -29,7 +29,7 @@ public struct SimulationConfig: Sendable, Hashable {
 
     /// 2026-01-01T00:00:00Z, the default start.
     public static let defaultStart = Instant(
-        milliseconds: SimulationClock.daysFrom(year: 2026, month: 1, day: 1) * 86_400_000)
+        milliseconds: 1_767_225_600_000)  // 2026-01-01T00:00:00Z
 
     /// The sandbox's limit: a subscription renews at most this many times after its purchase.
     public static let sandboxRenewalLimit = 12

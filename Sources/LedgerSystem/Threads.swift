@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `body(i)` on `count` POSIX threads at once and waits for all of them.
+public func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    final class Box: @unchecked Sendable {
+        // Sendable: immutable after init.
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        let box = Unmanaged.passRetained(Box { body(index) })
+        var thread = pthread_t()
+        pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, box.toOpaque())
+        threads.append(thread)
+    }
+    for thread in threads { pthread_join(thread, nil) }
+}
+
+/// One result slot per worker, written from worker threads and read once they all finished.
+///
+/// `@unchecked Sendable`: each slot is written by at most one thread, and read only after every writer was
+/// joined (or `concurrentPerform` returned), which orders the writes before the reads.
+public final class ResultSlots<Value>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<Value?>
+
+    /// `count` empty slots.
+    public init(count: Int) {
+        storage = .allocate(capacity: max(count, 1))
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
+    }
+
+    /// Fills slot `index`.
+    public func set(_ index: Int, _ value: Value) { storage[index] = value }
+
+    /// Every slot, nil where nothing was written.
+    public func values() -> [Value?] { Array(storage.prefix(count)) }
+
+    private var count: Int { storage.count }
+}
