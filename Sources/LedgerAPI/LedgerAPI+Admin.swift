@@ -48,7 +48,9 @@ extension LedgerAPI {
 
     func subject(_ value: JSONValue?) throws -> SubjectQuery {
         if let id = value?["userId"]?.int64, id >= 0, id <= Int64(UInt32.max) { return .user(id) }
-        if let text = value?["accountToken"]?.string, let token = AccountToken.canonical(text) { return .account(token) }
+        if let text = value?["accountToken"]?.string, let token = AccountToken.canonical(text) {
+            return .account(token)
+        }
         if let otid = value?["originalTransactionId"]?.string, !otid.isEmpty, otid.utf8.count <= 64 {
             return .originalTransaction(otid)
         }

@@ -4,7 +4,7 @@ import LedgerJSON
 import LedgerService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension LedgerAPI {
@@ -47,7 +47,8 @@ extension LedgerAPI {
     {
         guard let text = request.query(name) else { return value }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw HTTPError.badRequest("\(name) must be a number from \(Int64(range.lowerBound)) to \(Int64(range.upperBound))")
+            throw HTTPError.badRequest(
+                "\(name) must be a number from \(Int64(range.lowerBound)) to \(Int64(range.upperBound))")
         }
         return number
     }

@@ -29,7 +29,8 @@ extension LedgerAPI {
     func instant(_ request: HTTPRequest, _ name: String) throws -> Instant? {
         guard let text = request.query(name) else { return nil }
         guard let instant = Instant(parsing: text) else {
-            throw HTTPError.badRequest("\(name) must be ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the epoch")
+            throw HTTPError.badRequest(
+                "\(name) must be ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the epoch")
         }
         return instant
     }
@@ -38,14 +39,17 @@ extension LedgerAPI {
     func entitlement(_ request: HTTPRequest, query: SubjectQuery) throws -> HTTPResponse {
         let at = try instant(request, "at") ?? Instant(milliseconds: clock())
         let knownAt = try instant(request, "knownAt")
-        return .json(try serviceCall { () throws(ServiceError) in try ledger.state(of: query, at: at, knownAt: knownAt) }.json)
+        return .json(
+            try serviceCall { () throws(ServiceError) in try ledger.state(of: query, at: at, knownAt: knownAt) }.json)
     }
 
     /// `GET …/history?knownAt=K&asOf=T`: the `ledger history` JSON.
     func history(_ request: HTTPRequest, query: SubjectQuery) throws -> HTTPResponse {
         let knownAt = try instant(request, "knownAt")
         let asOf = try instant(request, "asOf")
-        let entries = try serviceCall { () throws(ServiceError) in try ledger.history(of: query, asOf: asOf, knownAt: knownAt) }
+        let entries = try serviceCall { () throws(ServiceError) in
+            try ledger.history(of: query, asOf: asOf, knownAt: knownAt)
+        }
         return .json(.array(entries.map(\.historyJSON)))
     }
 
@@ -66,7 +70,8 @@ extension LedgerAPI {
         } catch {
             switch error.code {
             case .storage, .locked:
-                throw HTTPError(.serviceUnavailable, code: .unavailable, message: error.message, headers: ["Retry-After": "5"])
+                throw HTTPError(
+                    .serviceUnavailable, code: .unavailable, message: error.message, headers: ["Retry-After": "5"])
             case .invalidInput, .environmentMismatch:
                 throw HTTPError.badRequest(error.message)
             default:

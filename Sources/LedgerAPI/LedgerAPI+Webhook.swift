@@ -17,7 +17,8 @@ extension LedgerAPI {
             metrics.ingest(outcome: "UNAVAILABLE")
             throw HTTPError(
                 .serviceUnavailable, code: .unavailable,
-                message: "the ledger cannot write its log right now (\(error.message)); nothing was recorded, retry later",
+                message:
+                    "the ledger cannot write its log right now (\(error.message)); nothing was recorded, retry later",
                 headers: ["Retry-After": "30"])
         }
         switch result {
@@ -54,5 +55,5 @@ func monotonicSeconds() -> Double {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -40,7 +40,7 @@ public struct LedgerAPI: Sendable {
         let admin: [any HTTPMiddleware] = [
             BearerAuth(
                 token: adminToken, realm: "ledger-admin",
-                whenUnconfigured: .deny(message: "admin endpoints are off: start the server with --admin-token")),
+                whenUnconfigured: .deny(message: "admin endpoints are off: start the server with --admin-token"))
         ]
         var router = Router()
         router.post("/webhooks/apple") { request in try webhook(request) }

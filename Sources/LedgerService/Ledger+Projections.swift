@@ -42,7 +42,9 @@ extension Ledger {
     /// Re-derives every owner's state at `at` from the log, and keeps the summary as a derived file
     /// (checked against the head on read, so a stale or damaged one is never used).
     @discardableResult
-    public func rebuildProjections(at: Instant = Instant(milliseconds: wallClockMillis()), progress: ((Int) -> Void)? = nil)
+    public func rebuildProjections(
+        at: Instant = Instant(milliseconds: wallClockMillis()), progress: ((Int) -> Void)? = nil
+    )
         throws(ServiceError) -> ProjectionSummary
     {
         let head = log.head
@@ -55,7 +57,9 @@ extension Ledger {
             var users = Set<Int64>()
             for item in owned {
                 let state = item.state
-                owners.insert(item.owner.userId.map { "u:\($0)" } ?? item.owner.appAccountToken ?? "o:\(state.originalTransactionId)")
+                owners.insert(
+                    item.owner.userId.map { "u:\($0)" } ?? item.owner.appAccountToken
+                        ?? "o:\(state.originalTransactionId)")
                 if let user = item.owner.userId { users.insert(user) }
                 summary.subscriptions += 1
                 summary.byStatus[state.status.rawValue, default: 0] += 1

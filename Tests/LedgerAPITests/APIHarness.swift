@@ -34,7 +34,8 @@ final class APIHarness {
 
     /// A webhook body for a signed notification.
     func notification(
-        type: String = "SUBSCRIBED", subtype: String? = "INITIAL_BUY", uuid: Int = 1, transactionId: String = "2000000000000002"
+        type: String = "SUBSCRIBED", subtype: String? = "INITIAL_BUY", uuid: Int = 1,
+        transactionId: String = "2000000000000002"
     ) throws -> [UInt8] {
         TestPKI.body(
             try pki.signedNotification(

@@ -46,7 +46,8 @@ import Testing
         let user = try harness.respond(.get, "/v1/users/42/entitlement?at=\(at)")
         #expect(user.status.code == 200)
         #expect(user.json?["deviceLimit"] == 3)
-        let account = try harness.respond(.get, "/v1/accounts/0000002a-0000-0000-0000-000000000000/entitlement?at=\(at)")
+        let account = try harness.respond(
+            .get, "/v1/accounts/0000002a-0000-0000-0000-000000000000/entitlement?at=\(at)")
         #expect(account.json == user.json)
         let subscription = try harness.respond(.get, "/v1/subscriptions/2000000000000001/entitlement?at=\(at)")
         #expect(subscription.json?["deviceLimit"] == 3)
@@ -81,14 +82,21 @@ import Testing
     @Test func tokensGuardReadsAndAdmin() throws {
         let harness = try APIHarness(readToken: "r-secret", adminToken: "a-secret")
         #expect(try harness.respond(.get, "/v1/users/1/entitlement").status.code == 401)
-        #expect(try harness.respond(.get, "/v1/users/1/entitlement", headers: ["Authorization": "Bearer nope"]).status.code == 401)
-        #expect(try harness.respond(.get, "/v1/users/1/entitlement", headers: ["Authorization": "Bearer r-secret"]).status.code == 200)
+        #expect(
+            try harness.respond(.get, "/v1/users/1/entitlement", headers: ["Authorization": "Bearer nope"]).status.code
+                == 401)
+        #expect(
+            try harness.respond(.get, "/v1/users/1/entitlement", headers: ["Authorization": "Bearer r-secret"]).status
+                .code == 200)
         #expect(try harness.respond(.get, "/healthz").status.code == 200)
         let correction = JSONValue.object([
             "subject": .object(["userId": 7]), "action": "grant", "productId": "com.visla.gps.monthly_2",
             "from": "2026-01-01T00:00:00Z", "until": "2026-02-01T00:00:00Z", "reason": "goodwill", "operator": "ops",
         ]).serializedBytes()
-        #expect(try harness.respond(.post, "/v1/corrections", headers: ["Authorization": "Bearer r-secret"], body: correction).status.code == 401)
+        #expect(
+            try harness.respond(
+                .post, "/v1/corrections", headers: ["Authorization": "Bearer r-secret"], body: correction
+            ).status.code == 401)
     }
 
     @Test func adminCorrectionNeedsAnAdminToken() throws {
@@ -98,7 +106,8 @@ import Testing
             "subject": .object(["userId": 7]), "action": "grant", "productId": "com.visla.gps.monthly_2",
             "from": "2026-01-01T00:00:00Z", "until": "2026-02-01T00:00:00Z", "reason": "goodwill", "operator": "ops",
         ]).serializedBytes()
-        let response = try harness.respond(.post, "/v1/corrections", headers: ["Authorization": "Bearer a-secret"], body: correction)
+        let response = try harness.respond(
+            .post, "/v1/corrections", headers: ["Authorization": "Bearer a-secret"], body: correction)
         #expect(response.status.code == 200, Comment(rawValue: response.bodyText))
         let state = try harness.respond(.get, "/v1/users/7/entitlement?at=2026-01-15T00:00:00Z")
         #expect(state.json?["deviceLimit"] == 2)

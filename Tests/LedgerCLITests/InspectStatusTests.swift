@@ -62,7 +62,9 @@ import Testing
         var expired = ApplePKI.Options()
         expired.leafValidity = 1_420_070_400_000...1_500_000_000_000
 
-        expect(try tamperedPayload(), "INVALID_JWT_FORMAT", "tampered payload (Apple's Swift library: a bad signature is a format error)")
+        expect(
+            try tamperedPayload(), "INVALID_JWT_FORMAT",
+            "tampered payload (Apple's Swift library: a bad signature is a format error)")
         expect(try tamperedSignature(), "INVALID_JWT_FORMAT", "tampered signature")
         expect(try TestPKI().signedNotification(), "VERIFICATION_FAILURE", "chain to an untrusted root")
         expect(try chain(noLeafOID), "VERIFICATION_FAILURE", "leaf without its OID")
@@ -85,7 +87,9 @@ import Testing
 
     @Test func theValidOnesPass() throws {
         #expect(inspect(try pki.signedNotification()).code == 0)
-        #expect(inspect(try TestPKI.sharedP256.signedNotification(), workspace.verifyFlagsFor(TestPKI.sharedP256)).code == 0)
+        #expect(
+            inspect(try TestPKI.sharedP256.signedNotification(), workspace.verifyFlagsFor(TestPKI.sharedP256)).code == 0
+        )
         let production = [
             "--environment", "production", "--bundle-id", TestPKI.bundleId, "--app-apple-id",
             String(TestPKI.appAppleId), "--trust-root", workspace.root,

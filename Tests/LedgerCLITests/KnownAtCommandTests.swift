@@ -30,7 +30,9 @@ import Testing
         try record([(purchase, "2026-03-01T00:00:05Z"), (refund, "2026-03-12T00:00:00Z")])  // recorded on D+2
 
         func state(_ extra: [String]) -> JSONValue? {
-            ledger(["state", "--data", workspace.data, "--user", "42", "--at", "2026-03-11T00:00:00Z", "--json"] + extra).json
+            ledger(
+                ["state", "--data", workspace.data, "--user", "42", "--at", "2026-03-11T00:00:00Z", "--json"] + extra
+            ).json
         }
         let then = state(["--known-at", "2026-03-11T00:00:00Z"])
         #expect(then?["entitled"] == true)
@@ -40,7 +42,9 @@ import Testing
         #expect(now?["entitled"] == false)
         #expect(now?["status"] == "refunded")
         // Before the refund took effect it was entitled, whatever the ledger knows.
-        let before = ledger(["state", "--data", workspace.data, "--user", "42", "--at", "2026-03-09T23:59:59.999Z", "--json"])
+        let before = ledger([
+            "state", "--data", workspace.data, "--user", "42", "--at", "2026-03-09T23:59:59.999Z", "--json",
+        ])
         #expect(before.json?["entitled"] == true)
         let history = ledger([
             "history", "--data", workspace.data, "--user", "42", "--known-at", "2026-03-11T00:00:00Z", "--json",

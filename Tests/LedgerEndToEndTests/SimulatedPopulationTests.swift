@@ -26,7 +26,8 @@ import Testing
                 rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
                 appAppleId: environment == .production ? config.appAppleId : nil, environment: environment,
                 nestedSignatures: .coveredByEnvelope))
-        let pipeline = IngestPipeline(ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory.path))
+        let pipeline = IngestPipeline(
+            ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory.path))
         var counts = IngestCounts()
         for start in stride(from: 0, to: bodies.count, by: 500) {
             for result in try pipeline.ingest(bodies: Array(bodies[start..<min(start + 500, bodies.count)])) {
@@ -51,7 +52,8 @@ import Testing
             for sample in orphan.samples {
                 let state = try ledger.state(
                     of: .originalTransaction(orphan.originalTransactionId), at: sample.at, knownAt: nil)
-                #expect(state.deviceLimit == sample.deviceLimit, "orphan \(orphan.originalTransactionId) at \(sample.at)")
+                #expect(
+                    state.deviceLimit == sample.deviceLimit, "orphan \(orphan.originalTransactionId) at \(sample.at)")
             }
         }
         #expect(samples > 500)
