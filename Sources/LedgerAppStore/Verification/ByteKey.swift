@@ -8,15 +8,23 @@
 /// (an `[UInt8]` key hashes element by element, several times slower for certificate-sized keys).
 struct ByteKey: Hashable, Sendable {
     let bytes: [UInt8]
+    /// The bytes' hash, computed once when the key is made (outside any lock), so a cache lookup under its
+    /// mutex only compares.
+    private let digest: Int
 
-    init<C: Collection<UInt8>>(_ bytes: C) { self.bytes = Array(bytes) }
+    init<C: Collection<UInt8>>(_ bytes: C) {
+        self.bytes = Array(bytes)
+        var hasher = Hasher()
+        self.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        self.digest = hasher.finalize()
+    }
 
     func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(digest)
     }
 
     static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
-        guard lhs.bytes.count == rhs.bytes.count else { return false }
+        guard lhs.digest == rhs.digest, lhs.bytes.count == rhs.bytes.count else { return false }
         return lhs.bytes.withUnsafeBytes { left in
             rhs.bytes.withUnsafeBytes { right in
                 left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
