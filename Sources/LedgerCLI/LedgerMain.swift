@@ -48,7 +48,7 @@ public enum LedgerMain {
         case "demo": return try DemoCommand.run(context)
         default:
             throw CLIError(
-                .internalError, "'\(context.arguments.command)' is not available in this build yet")
+                .internalError, "no handler for the command '\(context.arguments.command)'; this is a bug in ledger")
         }
     }
 
