@@ -21,12 +21,8 @@ extension LedgerAPI {
         let wait = try number(request, "wait", default: 0, range: 0...Self.maxFeedWait)
         let cursor = UInt64(after)
         if wait > 0 {
-            let deadline = monotonicSeconds() + wait
-            var pause: UInt32 = 5_000
-            while ledger.log.head.seq <= cursor, monotonicSeconds() < deadline {
-                usleep(pause)
-                pause = min(pause * 2, 50_000)
-            }
+            // Woken by the writer's group commit as soon as a record after the cursor is durable.
+            _ = ledger.log.waitForHead(after: cursor, timeoutMillis: Int(wait * 1000))
         }
         let head = ledger.log.head.seq
         var events: [JSONValue] = []

@@ -58,7 +58,7 @@ extension LedgerAPI {
         let head = ledger.log.head
         return .json(
             .object([
-                "seq": .integer(Int64(clamping: head.seq)), "head": .string(hex(head.hash)),
+                "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)),
                 "at": .string(Instant(milliseconds: head.seq == 0 ? clock() : ledger.log.headTime).iso8601),
             ]))
     }
@@ -80,5 +80,3 @@ extension LedgerAPI {
         }
     }
 }
-
-func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }

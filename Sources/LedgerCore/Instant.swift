@@ -15,6 +15,7 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The latest representable instant.
     public static let distantFuture = Instant(milliseconds: .max)
 
+    /// Earlier instants order first.
     @inlinable public static func < (lhs: Instant, rhs: Instant) -> Bool {
         lhs.milliseconds < rhs.milliseconds
     }

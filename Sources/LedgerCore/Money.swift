@@ -11,6 +11,7 @@ public struct Money: Hashable, Sendable, Comparable {
         self.currency = currency
     }
 
+    /// Orders by currency, then amount.
     public static func < (lhs: Money, rhs: Money) -> Bool {
         (lhs.currency, lhs.milliunits) < (rhs.currency, rhs.milliunits)
     }

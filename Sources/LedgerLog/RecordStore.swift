@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The storage seam: what the ledger needs from wherever its records live. The file log
 /// (``EventLog``) is the embedded default; another engine (PostgreSQL) implements the same contract.
 ///
@@ -52,11 +56,26 @@ public protocol RecordStore: AnyObject, Sendable {
     func readDerived(_ name: String) -> DerivedFile.Snapshot?
     /// Rebuilds the indexes from the records.
     func rebuildIndexes(progress: ((UInt64) -> Void)?) throws(LogError)
+    /// Waits until a record after `seq` is stored or `timeoutMillis` pass; returns the head seq then.
+    func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64
     /// Releases the store (and the writer lock).
     func close()
 }
 
 extension RecordStore {
+    /// Polls the head, backing off from 5 to 50 ms, for stores that cannot be woken by their writer.
+    public func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64 {
+        var waited = 0
+        var pause = 5
+        while head.seq <= seq, waited < timeoutMillis {
+            let step = min(pause, timeoutMillis - waited)
+            usleep(UInt32(step) * 1000)
+            waited += step
+            pause = min(pause * 2, 50)
+        }
+        return head.seq
+    }
+
     /// Through ``seqs(forSubjectKey:)`` and ``record(seq:)``, for stores with nothing faster.
     public func records(forSubjectKey key: String, skipping: Set<UInt64>) throws(LogError) -> [LogRecord] {
         var records: [LogRecord] = []

@@ -6,7 +6,7 @@ import LedgerService
 import LedgerTesting
 
 /// A ledger API over a fresh data directory, callable in-process or over loopback.
-final class APIHarness {
+final class APIHarness: Sendable {
     let directory = TemporaryDirectory()
     let pki = TestPKI.shared
     let api: LedgerAPI
