@@ -26,6 +26,25 @@ struct BatchPlan {
         let record = records[position]
         return batch[Int(record.request)].entries[Int(record.index)]
     }
+
+    /// Calls `body` with each planned record's position and entry, in order, reaching each request's entries
+    /// through one buffer pointer, so no entry is copied (and retained) per record. Stops when `body` returns
+    /// false.
+    @inline(__always)
+    func forEachEntry(_ body: (Int, UnsafePointer<LogEntry>) -> Bool) {
+        var position = 0
+        while position < records.count {
+            let request = Int(records[position].request)
+            let goOn = batch[request].entries.withUnsafeBufferPointer { entries -> Bool in
+                while position < records.count && Int(records[position].request) == request {
+                    if !body(position, entries.baseAddress! + Int(records[position].index)) { return false }
+                    position += 1
+                }
+                return true
+            }
+            if !goOn { return }
+        }
+    }
 }
 
 /// What the leader's write produced.
@@ -33,6 +52,9 @@ struct BatchWrite {
     var offsets: [UInt32] = []
     var end: Int64 = 0
     var lastHash: [UInt8] = []
+    /// The stable hash of every subject key of every record, in order (hashed from the encoded bytes while the
+    /// leader wrote them, outside the lock).
+    var subjectHashes: [UInt64] = []
 }
 
 extension EventLog {
@@ -106,8 +128,7 @@ extension EventLog {
         let result: Result<(BatchPlan, BatchWrite), LogError>
         if let environment = state.environment {
             let plan = planLocked(batch)
-            var buffer = state.buffer
-            state.buffer = []
+            let buffer = state.buffer  // only the leader uses it
             let last = state.segments.last.map { ($0.name, $0.fd, $0.size, !$0.offsets.isEmpty) }
             let dirtySegment = state.dirtyTail.map { tail in
                 (state.segments[tail.segment].name, state.segments[tail.segment].fd, tail.size)
@@ -117,11 +138,11 @@ extension EventLog {
                 environment: environment, metaWritten: state.metaWritten, dirtyTail: state.dirtyTail,
                 syncEvidenceFirst: batch.contains { $0.syncEvidenceFirst })
             lock.unlock()
-            let (written, newSegment, dirty) = writeBatch(plan, context, &buffer)
+            let (written, newSegment, dirty) = writeBatch(plan, context, buffer)
             lock.lock()
             if let newSegment { state.segments.append(newSegment) }
             state.dirtyTail = dirty
-            if buffer.capacity <= 64 << 20 { state.buffer = buffer }
+            buffer.shrink(above: 64 << 20)
             result = written.map { (plan, $0) }
         } else {
             result = .failure(
@@ -151,35 +172,47 @@ extension EventLog {
         var nextSeq = state.headSeq + 1
         var time = state.headTime
         let now = clock()
+        var entryCount = 0
+        for request in batch { entryCount += request.entries.count }
+        plan.records.reserveCapacity(entryCount)
+        plan.tickets.reserveCapacity(batch.count)
+        plan.outcomes.reserveCapacity(batch.count)
         // Keys earlier in this batch: hash → index in plan.records + 1; distinct keys sharing a hash go by name.
-        var inBatch = HashTable64()
+        var inBatch = HashTable64(capacity: entryCount)
         var inBatchCollisions: [String: UInt64] = [:]
-        for (requestIndex, request) in batch.enumerated() {
+        let keys = state.keys
+        for requestIndex in batch.indices {
             var outcomes: [AppendOutcome] = []
-            outcomes.reserveCapacity(request.entries.count)
-            for (entryIndex, entry) in request.entries.enumerated() {
-                let key = entry.idempotencyKey
-                let hash = StableHash.hash(key)
-                var earlier: UInt64?
-                if let position = inBatch.find(hash) {
-                    let seq = plan.records[Int(position) - 1].seq
-                    earlier = plan.entry(Int(position) - 1).idempotencyKey == key ? seq : inBatchCollisions[key]
+            outcomes.reserveCapacity(batch[requestIndex].entries.count)
+            batch[requestIndex].entries.withUnsafeBufferPointer { entries in
+                for entryIndex in entries.indices {
+                    let hash = StableHash.hash(entries[entryIndex].idempotencyKey)
+                    var earlier: UInt64?
+                    if let position = inBatch.find(hash) {
+                        let key = entries[entryIndex].idempotencyKey
+                        let seq = plan.records[Int(position) - 1].seq
+                        earlier = plan.entry(Int(position) - 1).idempotencyKey == key ? seq : inBatchCollisions[key]
+                    }
+                    // A key whose hash the index has never seen is new without reading anything.
+                    if earlier == nil && (!keys.overflow.isEmpty || keys.table.find(hash) != nil) {
+                        earlier = lookupKeyLocked(entries[entryIndex].idempotencyKey, hash: hash)
+                    }
+                    if let seq = earlier {
+                        outcomes.append(.duplicate(seq: seq))
+                        continue
+                    }
+                    time = max(time, entries[entryIndex].recordedAt ?? now)
+                    plan.records.append((Int32(requestIndex), Int32(entryIndex), nextSeq, time, hash))
+                    if inBatch.find(hash) == nil {
+                        inBatch.set(hash, UInt64(plan.records.count))
+                    } else {
+                        inBatchCollisions[entries[entryIndex].idempotencyKey] = nextSeq
+                    }
+                    outcomes.append(.appended(seq: nextSeq, recordedAt: time))
+                    nextSeq += 1
                 }
-                if let seq = earlier ?? lookupKeyLocked(key, hash: hash) {
-                    outcomes.append(.duplicate(seq: seq))
-                    continue
-                }
-                time = max(time, entry.recordedAt ?? now)
-                plan.records.append((Int32(requestIndex), Int32(entryIndex), nextSeq, time, hash))
-                if inBatch.find(hash) == nil {
-                    inBatch.set(hash, UInt64(plan.records.count))
-                } else {
-                    inBatchCollisions[key] = nextSeq
-                }
-                outcomes.append(.appended(seq: nextSeq, recordedAt: time))
-                nextSeq += 1
             }
-            plan.tickets.append(request.ticket)
+            plan.tickets.append(batch[requestIndex].ticket)
             plan.outcomes.append(outcomes)
         }
         return plan
@@ -192,13 +225,28 @@ extension EventLog {
         let index = state.segments.count - 1
         state.segments[index].offsets.append(contentsOf: written.offsets)
         state.segments[index].size = written.end
-        for position in plan.records.indices {
-            let record = plan.records[position]
-            let entry = plan.entry(position)
-            state.keys.insert(entry.idempotencyKey, hash: record.keyHash, seq: record.seq)
-            let subjects = entry.subjectKeys
-            state.subjects.insert(seq: record.seq, count: subjects.count) { StableHash.hash(subjects[$0]) }
+        // Moved out of the state while updated: unique (no copy on write) and no exclusivity check per record.
+        var keys = state.keys
+        var subjects = state.subjects
+        state.keys = KeyIndex()
+        state.subjects = SubjectIndex()
+        written.subjectHashes.withUnsafeBufferPointer { subjectHashes in
+            plan.records.withUnsafeBufferPointer { records in
+                var nextHash = 0
+                plan.forEachEntry { position, entry in
+                    let record = records[position]
+                    let taken = keys.table.update(record.keyHash) { seq in if seq == 0 { seq = record.seq } }
+                    if taken { keys.overflow[entry.pointee.idempotencyKey] = record.seq }
+                    let count = entry.pointee.subjectKeys.count
+                    let first = nextHash
+                    subjects.insert(seq: record.seq, count: count) { subjectHashes[first + $0] }
+                    nextHash += count
+                    return true
+                }
+            }
         }
+        state.keys = keys
+        state.subjects = subjects
         state.headSeq = last.seq
         state.headTime = last.recordedAt
         state.headHash = written.lastHash

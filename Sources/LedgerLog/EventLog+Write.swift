@@ -23,7 +23,7 @@ extension EventLog {
     /// frame with one write and makes it durable with one `fdatasync`. On failure the batch's bytes are cut off
     /// again, so nothing partial stays; when even that fails, the returned dirty tail makes the next batch cut
     /// first. Runs on the leader, without the lock.
-    func writeBatch(_ plan: BatchPlan, _ context: WriteContext, _ buffer: inout [UInt8])
+    func writeBatch(_ plan: BatchPlan, _ context: WriteContext, _ buffer: FrameBuffer)
         -> (Result<BatchWrite, LogError>, newSegment: Segment?, dirtyTail: (segment: Int, size: Int64)?)
     {
         guard let first = plan.records.first else { return (.success(BatchWrite()), nil, context.dirtyTail) }
@@ -56,26 +56,59 @@ extension EventLog {
                 newSegment = created
                 segment = (created.name, created.fd, created.size)
             }
-            // Encode, handing the file each full megabyte as it is ready so the device starts writing it while
-            // the rest is encoded; then one fdatasync. On failure, cut the partial batch off again.
-            buffer.removeAll(keepingCapacity: true)
+            // Size every frame, then encode the batch in place into one block, handing the file each full
+            // megabyte as it is ready so the device starts writing it while the rest is encoded; then one
+            // fdatasync. On failure, cut the partial batch off again.
+            let count = plan.records.count
             var offsets: [UInt32] = []
-            offsets.reserveCapacity(plan.records.count)
-            var hash = context.headHash
+            offsets.reserveCapacity(count + 1)
+            var total = 0
+            plan.forEachEntry { _, entry in
+                offsets.append(UInt32(truncatingIfNeeded: segment.size + Int64(total)))
+                total += RecordCodec.frameSize(entry.pointee)
+                return true
+            }
+            let base = buffer.prepare(total)
+            var subjectHashes: [UInt64] = []
+            subjectHashes.reserveCapacity(count * 2)
             var flushed = 0
-            do {
-                for position in plan.records.indices {
-                    let record = plan.records[position]
-                    offsets.append(UInt32(segment.size + Int64(buffer.count)))
-                    hash = RecordCodec.append(
-                        into: &buffer, seq: record.seq, recordedAt: record.recordedAt, entry: plan.entry(position),
-                        previousHash: hash)
-                    if buffer.count - flushed >= Self.writeChunk {
-                        try flush(segment.fd, buffer, from: flushed, at: segment.size)
-                        flushed = buffer.count
+            var start = 0
+            var failure: SystemError?
+            plan.records.withUnsafeBufferPointer { records in
+                plan.forEachEntry { position, entry in
+                    let record = records[position]
+                    let end = position + 1 < count ? Int(Int64(offsets[position + 1]) - segment.size) : total
+                    let frame = base + start
+                    if position == 0 {
+                        context.headHash.withUnsafeBytes { previous in
+                            RecordCodec.encode(
+                                entry.pointee, seq: record.seq, recordedAt: record.recordedAt, previousHash: previous,
+                                size: end - start, at: frame
+                            ) { subjectHashes.append(StableHash.hash($0)) }
+                        }
+                    } else {
+                        RecordCodec.encode(
+                            entry.pointee, seq: record.seq, recordedAt: record.recordedAt,
+                            previousHash: UnsafeRawBufferPointer(start: frame - LogFormat.hashSize, count: 32),
+                            size: end - start, at: frame
+                        ) { subjectHashes.append(StableHash.hash($0)) }
                     }
+                    start = end
+                    if end - flushed >= Self.writeChunk {
+                        do throws(SystemError) {
+                            try flush(segment.fd, base, flushed..<end, at: segment.size)
+                        } catch {
+                            failure = error
+                            return false
+                        }
+                        flushed = end
+                    }
+                    return true
                 }
-                try flush(segment.fd, buffer, from: flushed, at: segment.size)
+            }
+            do throws(SystemError) {
+                if let failure { throw failure }
+                try flush(segment.fd, base, flushed..<total, at: segment.size)
                 try fileSystem.fdatasync(segment.fd)
             } catch {
                 let segmentIndex = context.segmentCount - (newSegment == nil ? 1 : 0)
@@ -84,10 +117,12 @@ extension EventLog {
                 } catch {
                     dirty = (segmentIndex, segment.size)
                 }
-                throw LogError.system(error, "appending \(plan.records.count) records to \(segment.name)")
+                throw LogError.system(error, "appending \(count) records to \(segment.name)")
             }
-            let end = segment.size + Int64(buffer.count)
-            return (.success(BatchWrite(offsets: offsets, end: end, lastHash: hash)), newSegment, dirty)
+            let lastHash = Array(UnsafeRawBufferPointer(start: base + total - LogFormat.hashSize, count: 32))
+            let written = BatchWrite(
+                offsets: offsets, end: segment.size + Int64(total), lastHash: lastHash, subjectHashes: subjectHashes)
+            return (.success(written), newSegment, dirty)
         } catch {
             return (.failure(error), newSegment, dirty)
         }
@@ -96,12 +131,14 @@ extension EventLog {
     /// How many encoded bytes are handed to the file at a time within a batch.
     static let writeChunk = 1 << 20
 
-    /// Writes `buffer[from...]` at `base + from` and starts its writeback.
-    private func flush(_ fd: FileDescriptor, _ buffer: [UInt8], from: Int, at base: Int64) throws(SystemError) {
-        try buffer.withBytes { (raw) throws(SystemError) in
-            try fileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[from...]), at: base + Int64(from))
-        }
-        fileSystem.startWriteback(fd, offset: base + Int64(from), count: buffer.count - from)
+    /// Writes the encoded bytes `range` of the batch at `base` + their position, and starts their writeback.
+    private func flush(_ fd: FileDescriptor, _ buffer: UnsafeMutableRawPointer, _ range: Range<Int>, at base: Int64)
+        throws(SystemError)
+    {
+        try fileSystem.writeAll(
+            fd, UnsafeRawBufferPointer(start: buffer + range.lowerBound, count: range.count),
+            at: base + Int64(range.lowerBound))
+        fileSystem.startWriteback(fd, offset: base + Int64(range.lowerBound), count: range.count)
     }
 
     /// Binds the data directory to its environment: writes `meta` durably, once.

@@ -38,7 +38,8 @@ public final class EventLog: @unchecked Sendable {
         var queue: [PendingAppend] = []
         var finished: [Int: Result<[AppendOutcome], LogError>] = [:]
         var nextTicket = 0
-        var buffer: [UInt8] = []
+        /// The leader's memory for encoding a batch.
+        let buffer = FrameBuffer()
         /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
         var dirtyTail: (segment: Int, size: Int64)?
         var indexedSeq: UInt64 = 0

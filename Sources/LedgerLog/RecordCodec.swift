@@ -69,47 +69,86 @@ enum RecordCodec {
         return hasher.finalize()
     }
 
+    /// The size of the frame `entry` encodes to: header, fixed fields, key, subjects, payload and hash.
+    @inline(__always)
+    static func frameSize(_ entry: LogEntry) -> Int {
+        var size = LogFormat.frameHeaderSize + fixedBodySize + entry.idempotencyKey.utf8.count + entry.payload.count
+        for subject in entry.subjectKeys { size += 2 + subject.utf8.count }
+        return size
+    }
+
+    /// The body bytes of a frame that do not depend on its contents' lengths: version, flags, seq, time, key
+    /// length, subject count, payload length and the hash.
+    static let fixedBodySize = 1 + 1 + 8 + 8 + 2 + 2 + 4 + LogFormat.hashSize
+
+    /// Encodes one record's frame into the `size` bytes at `base` (`size` from ``frameSize(_:)``), chained
+    /// after `previousHash`: the frame's last 32 bytes are its chain hash, SHA-256(previous ‖ body without the
+    /// hash). `previousHash` may point into the same buffer (the previous frame's hash). Calls `subject` with the
+    /// bytes of each subject key as written, so callers can hash them without touching the strings again.
+    @inline(__always)
+    static func encode(
+        _ entry: LogEntry, seq: UInt64, recordedAt: Int64, previousHash: UnsafeRawBufferPointer,
+        size: Int, at base: UnsafeMutableRawPointer, subject: (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) {
+        let header = LogFormat.frameHeaderSize
+        base.storeBytes(of: UInt32(size - header).littleEndian, as: UInt32.self)
+        base.storeBytes(of: LogFormat.version, toByteOffset: 8, as: UInt8.self)
+        base.storeBytes(of: 0, toByteOffset: 9, as: UInt8.self)  // flags
+        base.storeBytes(of: seq.littleEndian, toByteOffset: 10, as: UInt64.self)
+        base.storeBytes(of: recordedAt.littleEndian, toByteOffset: 18, as: Int64.self)
+        var position = 26
+        var key = entry.idempotencyKey
+        key.withUTF8 { utf8 in
+            base.storeBytes(of: UInt16(utf8.count).littleEndian, toByteOffset: position, as: UInt16.self)
+            if let source = utf8.baseAddress { (base + position + 2).copyMemory(from: source, byteCount: utf8.count) }
+            position += 2 + utf8.count
+        }
+        base.storeBytes(of: UInt16(entry.subjectKeys.count).littleEndian, toByteOffset: position, as: UInt16.self)
+        position += 2
+        for var text in entry.subjectKeys {
+            text.withUTF8 { utf8 in
+                base.storeBytes(of: UInt16(utf8.count).littleEndian, toByteOffset: position, as: UInt16.self)
+                if let source = utf8.baseAddress {
+                    (base + position + 2).copyMemory(from: source, byteCount: utf8.count)
+                }
+                subject(UnsafeRawBufferPointer(start: base + position + 2, count: utf8.count))
+                position += 2 + utf8.count
+            }
+        }
+        let payloadCount = entry.payload.count
+        base.storeBytes(of: UInt32(payloadCount).littleEndian, toByteOffset: position, as: UInt32.self)
+        position += 4
+        entry.payload.withUnsafeBytes { payload in
+            if let source = payload.baseAddress { (base + position).copyMemory(from: source, byteCount: payloadCount) }
+        }
+        position += payloadCount
+        precondition(position + LogFormat.hashSize == size, "a frame's size does not match its entry")
+        var hasher = SHA256()
+        hasher.update(previousHash)
+        hasher.update(UnsafeRawBufferPointer(start: base + header, count: position - header))
+        let hash = hasher.finalize()
+        hash.withUnsafeBytes { (base + position).copyMemory(from: $0.baseAddress!, byteCount: LogFormat.hashSize) }
+        let crc = CRC32C.update(
+            CRC32C.update(0, UnsafeRawBufferPointer(start: base, count: 4)),
+            UnsafeRawBufferPointer(start: base + header, count: size - header))
+        base.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+    }
+
     /// Appends one record's frame to `buffer` and returns its chain hash.
     static func append(
         into buffer: inout [UInt8], seq: UInt64, recordedAt: Int64, entry: LogEntry, previousHash: [UInt8]
     ) -> [UInt8] {
         let start = buffer.count
-        buffer.appendLE(UInt32(0))  // length, patched below
-        buffer.appendLE(UInt32(0))  // CRC, patched below
-        buffer.append(LogFormat.version)
-        buffer.append(0)  // flags
-        buffer.appendLE(seq)
-        buffer.appendLE(recordedAt)
-        var key = entry.idempotencyKey
-        key.withUTF8 { utf8 in
-            buffer.appendLE(UInt16(utf8.count))
-            buffer.append(contentsOf: utf8)
-        }
-        buffer.appendLE(UInt16(entry.subjectKeys.count))
-        for var subject in entry.subjectKeys {
-            subject.withUTF8 { utf8 in
-                buffer.appendLE(UInt16(utf8.count))
-                buffer.append(contentsOf: utf8)
+        let size = frameSize(entry)
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        previousHash.withUnsafeBytes { previous in
+            buffer.withUnsafeMutableBytes { raw in
+                encode(
+                    entry, seq: seq, recordedAt: recordedAt, previousHash: previous, size: size,
+                    at: raw.baseAddress! + start)
             }
         }
-        buffer.appendLE(UInt32(entry.payload.count))
-        buffer.append(contentsOf: entry.payload)
-        let hashedEnd = buffer.count
-        let hash = buffer.withUnsafeBytes { raw in
-            chainHash(
-                previous: previousHash,
-                body: UnsafeRawBufferPointer(rebasing: raw[(start + LogFormat.frameHeaderSize)..<hashedEnd]))
-        }
-        buffer.append(contentsOf: hash)
-        let bodyLength = buffer.count - start - LogFormat.frameHeaderSize
-        buffer.storeLE(UInt32(bodyLength), at: start)
-        let crc = buffer.withUnsafeBytes { raw in
-            CRC32C.update(
-                CRC32C.update(0, UnsafeRawBufferPointer(rebasing: raw[start..<(start + 4)])),
-                UnsafeRawBufferPointer(rebasing: raw[(start + LogFormat.frameHeaderSize)...]))
-        }
-        buffer.storeLE(crc, at: start + 4)
-        return hash
+        return Array(buffer[(buffer.count - LogFormat.hashSize)...])
     }
 }
 
