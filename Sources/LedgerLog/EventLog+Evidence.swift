@@ -11,6 +11,48 @@ import Synchronization
 /// Distinguishes temporary evidence files written concurrently by one process.
 private let evidenceCounter = Atomic<Int>(0)
 
+/// Where one piece of evidence lives: `<root>/<first 2 hex>/<other hex>`, built in one pass over the digest.
+struct EvidencePath {
+    /// The folder, `<root>/<first 2 hex>`.
+    var folder: String
+    /// The file.
+    var file: String
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    init(root: String, digest: [UInt8]) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(root.utf8.count + 2 + digest.count * 2 + 1)
+        bytes.append(contentsOf: root.utf8)
+        if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+        var folderEnd = bytes.count
+        for (index, byte) in digest.enumerated() {
+            bytes.append(Self.digits[Int(byte >> 4)])
+            bytes.append(Self.digits[Int(byte & 0xF)])
+            if index == 0 {
+                folderEnd = bytes.count
+                bytes.append(UInt8(ascii: "/"))
+            }
+        }
+        folder = String(decoding: bytes[..<folderEnd], as: UTF8.self)
+        file = String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The evidence folders a log created or found, so later pieces skip the `stat` and `mkdir` of their folder.
+final class EvidenceFolders: Sendable {
+    private let known = Mutex<Set<String>>([])
+
+    /// Whether `folder` is known to exist.
+    func contains(_ folder: String) -> Bool { known.withLock { $0.contains(folder) } }
+
+    /// Records folders that exist.
+    func insert(_ folders: Set<String>) {
+        guard !folders.isEmpty else { return }
+        known.withLock { $0.formUnion(folders) }
+    }
+}
+
 extension EventLog {
     /// Stores raw evidence (e.g. a signed notification payload) content-addressed by its SHA-256, durably
     /// (file and directory fsynced) before returning the digest. Storing the same bytes again is a no-op.
@@ -36,15 +78,16 @@ extension EventLog {
     public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         var digests: [[UInt8]] = []
-        var pending: [(bytes: [UInt8], path: String)] = []
+        digests.reserveCapacity(batch.count)
+        var pending: [(bytes: [UInt8], path: EvidencePath)] = []
         var seen: Set<String> = []
         do throws(SystemError) {
             for bytes in batch {
                 let digest = SHA256.hash(bytes)
                 digests.append(digest)
-                let path = evidencePath(digest)
-                guard seen.insert(path).inserted else { continue }
-                if let status = try fileSystem.stat(path), status.size == Int64(bytes.count) { continue }
+                let path = EvidencePath(root: directory.evidence, digest: digest)
+                guard seen.insert(path.file).inserted else { continue }
+                if let status = try fileSystem.stat(path.file), status.size == Int64(bytes.count) { continue }
                 pending.append((bytes, path))
             }
         } catch {
@@ -56,11 +99,21 @@ extension EventLog {
         var directories: Set<String> = []
         do throws(SystemError) {
             for item in pending {
-                let folder = Path.parent(of: item.path)
-                if !directories.contains(folder) { try fileSystem.createDirectories(folder) }
+                let folder = item.path.folder
+                if !directories.contains(folder) && !evidenceFolders.contains(folder) {
+                    try fileSystem.createDirectories(folder)
+                }
                 let number = evidenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
-                let temporary = "\(item.path).tmp-\(getpid())-\(number)"
-                let fd = try fileSystem.open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
+                let temporary = "\(item.path.file).tmp-\(getpid())-\(number)"
+                let options = OpenOptions(access: .writeOnly, create: true, truncate: true)
+                let fd: FileDescriptor
+                do {
+                    fd = try fileSystem.open(temporary, options)
+                } catch  where error.code == .notFound {
+                    // A folder remembered from earlier may have been removed since: create it and try again.
+                    try fileSystem.createDirectories(folder)
+                    fd = try fileSystem.open(temporary, options)
+                }
                 do throws(SystemError) {
                     try fileSystem.writeAll(fd, item.bytes, at: 0)
                     if perFile { try fileSystem.fsync(fd) }
@@ -70,7 +123,7 @@ extension EventLog {
                     try? fileSystem.unlink(temporary)
                     throw error
                 }
-                written.append((temporary, item.path))
+                written.append((temporary, item.path.file))
                 directories.insert(folder)
             }
             if durable && !perFile { try fileSystem.syncFileSystem(directory.evidence) }
@@ -84,6 +137,7 @@ extension EventLog {
             for file in written { try? fileSystem.unlink(file.temporary) }
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
         }
+        evidenceFolders.insert(directories)
         return digests
     }
 
@@ -110,7 +164,6 @@ extension EventLog {
 
     /// Where the evidence with this digest lives: `evidence/<first 2 hex>/<other 62 hex>`.
     public func evidencePath(_ sha256: [UInt8]) -> String {
-        let hex = Hex.encode(sha256)
-        return Path.join(Path.join(directory.evidence, String(hex.prefix(2))), String(hex.dropFirst(2)))
+        EvidencePath(root: directory.evidence, digest: sha256).file
     }
 }

@@ -74,6 +74,9 @@ extension EventLog {
             var flushed = 0
             var start = 0
             var failure: SystemError?
+            // A batch of several chunks hands them to a helper thread, so the copies into the page cache overlap
+            // the encoding of the rest.
+            let writer = total > 2 * Self.writeChunk ? ChunkWriter(fileSystem, segment.fd, base, at: segment.size) : nil
             plan.records.withUnsafeBufferPointer { records in
                 plan.forEachEntry { position, entry in
                     let record = records[position]
@@ -95,11 +98,16 @@ extension EventLog {
                     }
                     start = end
                     if end - flushed >= Self.writeChunk {
-                        do throws(SystemError) {
-                            try flush(segment.fd, base, flushed..<end, at: segment.size)
-                        } catch {
-                            failure = error
-                            return false
+                        if let writer {
+                            if writer.failed { return false }
+                            writer.submit(upTo: end)
+                        } else {
+                            do throws(SystemError) {
+                                try flush(segment.fd, base, flushed..<end, at: segment.size)
+                            } catch {
+                                failure = error
+                                return false
+                            }
                         }
                         flushed = end
                     }
@@ -107,8 +115,13 @@ extension EventLog {
                 }
             }
             do throws(SystemError) {
-                if let failure { throw failure }
-                try flush(segment.fd, base, flushed..<total, at: segment.size)
+                if let writer {
+                    writer.submit(upTo: total)
+                    try writer.finish()
+                } else {
+                    if let failure { throw failure }
+                    try flush(segment.fd, base, flushed..<total, at: segment.size)
+                }
                 try fileSystem.fdatasync(segment.fd)
             } catch {
                 let segmentIndex = context.segmentCount - (newSegment == nil ? 1 : 0)

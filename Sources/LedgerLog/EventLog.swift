@@ -18,6 +18,8 @@ public final class EventLog: @unchecked Sendable {
     let writerLock: WriterLock?
     let lock = ConditionLock()
     var state: State
+    /// The evidence folders known to exist (thread-safe on its own).
+    let evidenceFolders = EvidenceFolders()
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?

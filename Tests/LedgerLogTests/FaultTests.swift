@@ -51,6 +51,28 @@ import Testing
         #expect(try EventLog.verify(at: temp.data).ok)
     }
 
+    /// A batch of several megabytes is handed to the file chunk by chunk from a helper thread: a write failing
+    /// after earlier chunks reached the file still leaves nothing, and the next append works.
+    @Test(arguments: [0, 1, 2])
+    func aFailedChunkOfABigBatchLeavesNothing(after chunks: Int) throws {
+        let temp = TempDirectory()
+        let fs = FaultInjectingFileSystem()
+        let log = try openWriter(temp.data, fileSystem: fs)
+        try appendEach(log, 1...5)
+        let big = (6...9_000).map { entry($0, payloadSize: 600) }  // about 5.8 MB
+        fs.inject(Fault(.write, .error(EIO), pathContains: ".seg", after: chunks, times: 1))
+        #expect(throws: LogError.self) { try log.append(big) }
+        #expect(log.head.seq == 5)
+        #expect(log.seq(forIdempotencyKey: "notification-6") == nil)
+        let outcomes = try log.append(big)
+        #expect(outcomes.first?.seq == 6)
+        #expect(log.head.seq == 9_000)
+        log.close()
+        let records = try allRecords(temp.data)
+        #expect(records.map(\.idempotencyKey) == (1...9_000).map { "notification-\($0)" })
+        #expect(try EventLog.verify(at: temp.data).ok)
+    }
+
     @Test func aFailedAppendWhoseCutAlsoFailsIsCutByTheNextAppend() throws {
         let temp = TempDirectory()
         let fs = FaultInjectingFileSystem()
