@@ -76,7 +76,9 @@ extension EventLog {
     /// callers), then writes and syncs the records, so a durable record never references missing evidence and
     /// concurrent webhooks share both flushes.
     public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
-        for entry in entries { try entry.validate() }
+        try entries.withUnsafeBufferPointer { (entries) throws(LogError) in
+            for index in entries.indices { try entries[index].validate() }
+        }
         guard !entries.isEmpty else { return [] }
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         lock.lock()
