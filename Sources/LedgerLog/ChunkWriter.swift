@@ -25,6 +25,8 @@ final class ChunkWriter: @unchecked Sendable {
     private var done = false
     private var failure: SystemError?
     private var thread = pthread_t()
+    /// False when no thread could be started: ``finish()`` then writes everything itself.
+    private var started = false
 
     /// Starts the thread that writes `buffer[i]` at file offset `offset + i` as bytes are submitted.
     init(_ fileSystem: any FileSystem, _ fd: FileDescriptor, _ buffer: UnsafeMutableRawPointer, at offset: Int64) {
@@ -33,12 +35,14 @@ final class ChunkWriter: @unchecked Sendable {
         self.buffer = buffer
         self.offset = offset
         let box = Unmanaged.passRetained(self)
-        pthread_create(
-            &thread, nil,
-            { raw in
-                Unmanaged<ChunkWriter>.fromOpaque(raw!).takeRetainedValue().run()
-                return nil
-            }, box.toOpaque())
+        started =
+            pthread_create(
+                &thread, nil,
+                { raw in
+                    Unmanaged<ChunkWriter>.fromOpaque(raw!).takeRetainedValue().run()
+                    return nil
+                }, box.toOpaque()) == 0
+        if !started { box.release() }
     }
 
     /// Whether a write failed (the leader can stop encoding).
@@ -58,7 +62,7 @@ final class ChunkWriter: @unchecked Sendable {
             done = true
             lock.broadcast()
         }
-        pthread_join(thread, nil)
+        if started { pthread_join(thread, nil) } else { run() }
         if let failure = lock.withLock({ failure }) { throw failure }
     }
 

@@ -1,4 +1,8 @@
 import LedgerSystem
+import Synchronization
+
+/// Keeps the index look-ahead's loads from being optimised away.
+private let lookaheadSink = Atomic<UInt64>(0)
 
 /// One caller's entries waiting for the group commit.
 struct PendingAppend {
@@ -220,6 +224,9 @@ extension EventLog {
         return plan
     }
 
+    /// How many records' index slots are touched ahead of their inserts.
+    static let lookahead = 32
+
     /// Makes a durably written batch visible: offsets, head, indexes. Holding the lock.
     private func applyLocked(_ plan: BatchPlan, _ written: BatchWrite) {
         guard let last = plan.records.last else { return }
@@ -236,6 +243,18 @@ extension EventLog {
             plan.records.withUnsafeBufferPointer { records in
                 var nextHash = 0
                 plan.forEachEntry { position, entry in
+                    if position & (Self.lookahead - 1) == 0 {
+                        // Touch the slots of the next records first: independent lookups overlap their cache
+                        // misses, so the inserts that follow find the lines in the cache.
+                        var touched: UInt64 = 0
+                        for ahead in position..<min(position + Self.lookahead, records.count) {
+                            touched &+= keys.table.find(records[ahead].keyHash) ?? 0
+                        }
+                        for ahead in nextHash..<min(nextHash + 2 * Self.lookahead, subjectHashes.count) {
+                            touched &+= subjects.heads.find(subjectHashes[ahead]) ?? 0
+                        }
+                        lookaheadSink.store(touched, ordering: .relaxed)
+                    }
                     let record = records[position]
                     let taken = keys.table.update(record.keyHash) { seq in if seq == 0 { seq = record.seq } }
                     if taken { keys.overflow[entry.pointee.idempotencyKey] = record.seq }
