@@ -192,7 +192,7 @@ extension EventLog {
             outcomes.reserveCapacity(batch[requestIndex].entries.count)
             batch[requestIndex].entries.withUnsafeBufferPointer { entries in
                 for entryIndex in entries.indices {
-                    let hash = StableHash.hash(entries[entryIndex].idempotencyKey)
+                    let hash = RecordCodec.keyHash(entries[entryIndex].idempotencyKey)
                     var earlier: UInt64?
                     if let position = inBatch.find(hash) {
                         let key = entries[entryIndex].idempotencyKey

@@ -97,22 +97,14 @@ enum RecordCodec {
         base.storeBytes(of: seq.littleEndian, toByteOffset: 10, as: UInt64.self)
         base.storeBytes(of: recordedAt.littleEndian, toByteOffset: 18, as: Int64.self)
         var position = 26
-        var key = entry.idempotencyKey
-        key.withUTF8 { utf8 in
-            base.storeBytes(of: UInt16(utf8.count).littleEndian, toByteOffset: position, as: UInt16.self)
-            if let source = utf8.baseAddress { (base + position + 2).copyMemory(from: source, byteCount: utf8.count) }
-            position += 2 + utf8.count
-        }
+        position += copyUTF8(entry.idempotencyKey, to: base + position)
         base.storeBytes(of: UInt16(entry.subjectKeys.count).littleEndian, toByteOffset: position, as: UInt16.self)
         position += 2
-        for var text in entry.subjectKeys {
-            text.withUTF8 { utf8 in
-                base.storeBytes(of: UInt16(utf8.count).littleEndian, toByteOffset: position, as: UInt16.self)
-                if let source = utf8.baseAddress {
-                    (base + position + 2).copyMemory(from: source, byteCount: utf8.count)
-                }
-                subject(UnsafeRawBufferPointer(start: base + position + 2, count: utf8.count))
-                position += 2 + utf8.count
+        entry.subjectKeys.withUnsafeBufferPointer { subjects in
+            for index in subjects.indices {
+                let length = copyUTF8(subjects[index], to: base + position)
+                subject(UnsafeRawBufferPointer(start: base + position + 2, count: length - 2))
+                position += length
             }
         }
         let payloadCount = entry.payload.count
@@ -132,6 +124,30 @@ enum RecordCodec {
             CRC32C.update(0, UnsafeRawBufferPointer(start: base, count: 4)),
             UnsafeRawBufferPointer(start: base + header, count: size - header))
         base.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+    }
+
+    /// Writes a string as its length (u16 LE) and UTF-8 bytes at `target`; returns the bytes written.
+    @inline(__always)
+    static func copyUTF8(_ text: String, to target: UnsafeMutableRawPointer) -> Int {
+        let count = text.utf8.count
+        target.storeBytes(of: UInt16(count).littleEndian, as: UInt16.self)
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            if let source = utf8.baseAddress { (target + 2).copyMemory(from: source, byteCount: count) }
+        }
+        if copied == nil {
+            var copy = text
+            copy.withUTF8 { utf8 in
+                if let source = utf8.baseAddress { (target + 2).copyMemory(from: source, byteCount: count) }
+            }
+        }
+        return 2 + count
+    }
+
+    /// The stable hash of a key, read in place where the string is contiguous (no copy of the string).
+    @inline(__always)
+    static func keyHash(_ text: String) -> UInt64 {
+        text.utf8.withContiguousStorageIfAvailable { StableHash.hash(UnsafeRawBufferPointer($0)) }
+            ?? StableHash.hash(text)
     }
 
     /// Appends one record's frame to `buffer` and returns its chain hash.
