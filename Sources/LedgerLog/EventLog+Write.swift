@@ -64,7 +64,7 @@ extension EventLog {
             offsets.reserveCapacity(count + 1)
             var total = 0
             plan.forEachEntry { _, entry in
-                offsets.append(UInt32(truncatingIfNeeded: segment.size + Int64(total)))
+                offsets.append(UInt32(segment.size + Int64(total)))
                 total += RecordCodec.frameSize(entry.pointee)
                 return true
             }
