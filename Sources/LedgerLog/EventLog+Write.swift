@@ -33,7 +33,7 @@ extension EventLog {
             if !context.metaWritten { try bind(environment: context.environment) }
             if context.syncEvidenceFirst {
                 do {
-                    try fileSystem.syncFileSystem(directory.evidence)
+                    try syncUnsyncedEvidence()
                 } catch {
                     throw LogError.system(error, "making the batch's evidence durable in \(directory.evidence)")
                 }

@@ -23,7 +23,8 @@ import Testing
         Case(operation: .write, errno: ENOSPC, path: "/evidence/"),
         Case(operation: .fsync, errno: ENOSPC, path: ".seg"),
         Case(operation: .fsync, errno: EIO, path: ".seg"),
-        Case(operation: .fsyncDirectory, errno: EIO, path: "/evidence"),  // the evidence made durable (syncfs)
+        Case(operation: .fsyncDirectory, errno: EIO, path: "/evidence"),  // the evidence's folder made durable
+        Case(operation: .fsync, errno: EIO, path: "/evidence/"),  // the evidence file made durable
     ]
 
     @Test(arguments: cases)
