@@ -39,35 +39,6 @@ struct EvidencePath {
     }
 }
 
-/// Evidence stored without a sync and not yet made durable: the group commit takes the list and syncs exactly
-/// these files and folders (or, for a long list, the whole file system) before it writes records.
-final class UnsyncedEvidence: Sendable {
-    private let pending = Mutex<(files: [String], folders: Set<String>)>(([], []))
-
-    /// Lists pieces about to be renamed into place (and their folders).
-    func add(files: [String], folders: Set<String>) {
-        pending.withLock { pending in
-            pending.files.append(contentsOf: files)
-            pending.folders.formUnion(folders)
-        }
-    }
-
-    /// Unlists pieces that never appeared under their names (their store failed).
-    func remove(files: Set<String>) {
-        guard !files.isEmpty else { return }
-        pending.withLock { pending in pending.files.removeAll { files.contains($0) } }
-    }
-
-    /// Takes every listed piece.
-    func take() -> (files: [String], folders: Set<String>) {
-        pending.withLock { pending in
-            let taken = pending
-            pending = ([], [])
-            return taken
-        }
-    }
-}
-
 /// The evidence folders a log created or found, so later pieces skip the `stat` and `mkdir` of their folder.
 final class EvidenceFolders: Sendable {
     private let known = Mutex<Set<String>>([])
@@ -126,7 +97,6 @@ extension EventLog {
         let perFile = durable && pending.count < Self.evidenceBatchThreshold
         var written: [(temporary: String, final: String)] = []
         var directories: Set<String> = []
-        var renamed = 0
         do throws(SystemError) {
             for item in pending {
                 let folder = item.path.folder
@@ -157,13 +127,7 @@ extension EventLog {
                 directories.insert(folder)
             }
             if durable && !perFile { try fileSystem.syncFileSystem(directory.evidence) }
-            // Unsynced pieces are listed before they appear under their names, so a caller that finds one already
-            // there (a concurrent retry) also has it made durable by its own batch.
-            if !durable { unsyncedEvidence.add(files: written.map(\.final), folders: directories) }
-            for file in written {
-                try fileSystem.rename(file.temporary, to: file.final)
-                renamed += 1
-            }
+            for file in written { try fileSystem.rename(file.temporary, to: file.final) }
             if perFile {
                 for folder in directories { try fileSystem.fsyncDirectory(folder) }
             } else if durable {
@@ -171,7 +135,6 @@ extension EventLog {
             }
         } catch {
             for file in written { try? fileSystem.unlink(file.temporary) }
-            if !durable { unsyncedEvidence.remove(files: Set(written.dropFirst(renamed).map(\.final))) }
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
         }
         evidenceFolders.insert(directories)
@@ -180,67 +143,6 @@ extension EventLog {
 
     /// From this many new pieces on, a batch is made durable with `syncfs` instead of an fsync per file.
     static let evidenceBatchThreshold = 8
-
-    /// Up to this many unsynced pieces, the group commit syncs each file and folder (in parallel) rather than
-    /// the whole file system, whose `syncfs` also waits for every other program's dirty data on the device.
-    static let evidenceFileSyncLimit = 32
-
-    /// Makes every piece stored with `durable: false` durable; called by the group commit before it writes
-    /// records. A few pieces: `fdatasync` of each file and `fsync` of each folder, on up to four threads at
-    /// once; many: one `syncfs`. A piece whose rename has not happened yet (its caller is still storing it)
-    /// stays listed for its own caller's batch. On failure every piece stays listed.
-    func syncUnsyncedEvidence() throws(SystemError) {
-        let (files, folders) = unsyncedEvidence.take()
-        guard !files.isEmpty else { return }
-        if files.count > Self.evidenceFileSyncLimit {
-            do {
-                try fileSystem.syncFileSystem(directory.evidence)
-            } catch {
-                unsyncedEvidence.add(files: files, folders: folders)
-                throw error
-            }
-            return
-        }
-        let jobs: [(path: String, folder: Bool)] = files.map { ($0, false) } + folders.map { ($0, true) }
-        let results = ResultSlots<SystemError?>(count: jobs.count)
-        let missing = ResultSlots<Bool>(count: jobs.count)
-        let fileSystem = self.fileSystem
-        let sync: @Sendable (Int) -> Void = { index in
-            let job = jobs[index]
-            do throws(SystemError) {
-                if job.folder {
-                    try fileSystem.fsyncDirectory(job.path)
-                } else {
-                    let fd = try fileSystem.open(job.path, OpenOptions(access: .readOnly))
-                    defer { try? fileSystem.close(fd) }
-                    try fileSystem.fdatasync(fd)
-                }
-                results.set(index, nil)
-            } catch  where error.code == .notFound && !job.folder {
-                missing.set(index, true)
-                results.set(index, nil)
-            } catch {
-                results.set(index, error)
-            }
-        }
-        let threads = min(4, jobs.count)
-        if threads <= 1 {
-            for index in jobs.indices { sync(index) }
-        } else {
-            runThreads(threads) { thread in
-                for index in stride(from: thread, to: jobs.count, by: threads) { sync(index) }
-            }
-        }
-        let outcomes = results.values()
-        if let failure = outcomes.lazy.compactMap({ $0 ?? nil }).first {
-            unsyncedEvidence.add(files: files, folders: folders)
-            throw failure
-        }
-        let notYetRenamed = missing.values().enumerated().compactMap { $0.element == true ? jobs[$0.offset].path : nil }
-        if !notYetRenamed.isEmpty {
-            unsyncedEvidence.add(files: notYetRenamed, folders: Set(notYetRenamed.map { Path.parent(of: $0) }))
-        }
-    }
 
     /// The evidence with this SHA-256, or nil when none is stored.
     /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name.

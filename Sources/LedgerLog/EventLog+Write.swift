@@ -33,7 +33,7 @@ extension EventLog {
             if !context.metaWritten { try bind(environment: context.environment) }
             if context.syncEvidenceFirst {
                 do {
-                    try syncUnsyncedEvidence()
+                    try fileSystem.syncFileSystem(directory.evidence)
                 } catch {
                     throw LogError.system(error, "making the batch's evidence durable in \(directory.evidence)")
                 }

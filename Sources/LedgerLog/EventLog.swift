@@ -20,8 +20,6 @@ public final class EventLog: @unchecked Sendable {
     var state: State
     /// The evidence folders known to exist (thread-safe on its own).
     let evidenceFolders = EvidenceFolders()
-    /// Evidence stored without a sync, for the group commit to make durable (thread-safe on its own).
-    let unsyncedEvidence = UnsyncedEvidence()
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?

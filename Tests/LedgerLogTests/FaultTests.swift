@@ -1,4 +1,3 @@
-import LedgerCrypto
 import LedgerSystem
 import Testing
 
@@ -72,31 +71,6 @@ import Testing
         let records = try allRecords(temp.data)
         #expect(records.map(\.idempotencyKey) == (1...9_000).map { "notification-\($0)" })
         #expect(try EventLog.verify(at: temp.data).ok)
-    }
-
-    /// Evidence stored without a sync is made durable by the batch that appends its records (each file and
-    /// folder synced): when that sync fails the records are not written, and the next batch syncs it again.
-    @Test(arguments: [Fault.Operation.fsync, .fsyncDirectory])
-    func aFailedEvidenceSyncFailsTheBatchAndIsRetried(_ operation: Fault.Operation) throws {
-        let temp = TempDirectory()
-        let fs = FaultInjectingFileSystem()
-        let log = try openWriter(temp.data, fileSystem: fs)
-        defer { log.close() }
-        let pieces = (1...3).map { Array("signed payload \($0)".utf8) }
-        _ = try log.putEvidence(batch: pieces, durable: false)
-        fs.inject(Fault(operation, .error(EIO), pathContains: "/evidence"))
-        #expect(throws: LogError.self) { try log.append([entry(1)], syncingEvidenceFirst: true) }
-        #expect(log.head.seq == 0)
-        fs.clearFaults()
-        // The failed sync kept the pieces listed: the next batch syncs them (a fault now shows it tries).
-        fs.inject(Fault(operation, .error(EIO), pathContains: "/evidence", times: 1))
-        #expect(throws: LogError.self) { try log.append([entry(1)], syncingEvidenceFirst: true) }
-        #expect(try log.append([entry(1)], syncingEvidenceFirst: true).first?.seq == 1)
-        // Once synced they are no longer listed: a later batch has nothing to sync.
-        fs.inject(Fault(operation, .error(EIO), pathContains: "/evidence"))
-        #expect(try log.append([entry(2)], syncingEvidenceFirst: true).first?.seq == 2)
-        fs.clearFaults()
-        for piece in pieces { #expect(try log.evidence(SHA256.hash(piece)) == piece) }
     }
 
     @Test func aFailedAppendWhoseCutAlsoFailsIsCutByTheNextAppend() throws {
