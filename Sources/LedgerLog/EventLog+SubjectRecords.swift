@@ -123,3 +123,16 @@ extension EventLog {
         }
     }
 }
+
+extension EventLog {
+    /// Calls `body` with each record of `seqs` (ascending, each in the log) in place, in that order: the view is
+    /// valid only during the call. Neighbouring records of a segment are read with one `pread`; every checksum
+    /// is checked.
+    /// - Throws: ``LogError`` (`notFound` for a seq past the head, `damaged`, a read failure), or what `body`
+    ///   throws.
+    public func forEachRecord(seqs: [UInt64], _ body: (LogRecordView) throws -> Void) throws {
+        let segments = try readableSegments()
+        var reader = SubjectReader(fileSystem: fileSystem, segments: segments)
+        try reader.forEach(seqs, body)
+    }
+}

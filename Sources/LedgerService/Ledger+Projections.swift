@@ -51,7 +51,7 @@ extension Ledger {
         var summary = ProjectionSummary(
             at: at, coveredSeq: head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
-        try forEachComponent(progress: progress) { entries throws(ServiceError) in
+        try forEachComponentStreaming(progress: progress) { entries throws(ServiceError) in
             let owned = fold.subscriptions(in: entries, at: at, knownAt: nil)
             var owners = Set<String>()
             var users = Set<Int64>()

@@ -8,7 +8,7 @@ extension Ledger {
     {
         let covered = log.head.seq
         var rows: [ProjectionTable.Entry] = []
-        try forEachComponent(progress: progress) { entries throws(ServiceError) in
+        try forEachComponentStreaming(progress: progress) { entries throws(ServiceError) in
             rows.append(contentsOf: ProjectionTable.entries(of: entries, fold: fold, at: at))
         }
         return ProjectionTable(at: at, coveredSeq: covered, entries: rows)
