@@ -34,37 +34,6 @@ extension Ledger {
         }
     }
 
-    /// Calls `body` with the decoded entries of each component, in no promised order (each as soon as the
-    /// log has been read past its last record): one sequential read of the log, each record decoded once.
-    /// Holds the decoded records of the components not finished yet.
-    func forEachComponentStreaming(
-        progress: ((Int) -> Void)? = nil, _ body: ([LedgerEntry]) throws(ServiceError) -> Void
-    ) throws(ServiceError) {
-        guard let eventLog = log as? EventLog else {
-            try forEachComponent(progress: progress, body)
-            return
-        }
-        let map = try componentMap()
-        var open = [[LedgerEntry]](repeating: [], count: map.lastSeq.count)
-        var done = 0
-        try Self.mapErrors {
-            try eventLog.forEachView { view, _, _ in
-                let index = Int(view.seq) - 1
-                guard index < map.componentOf.count else { return }
-                let component = Int(map.componentOf[index])
-                guard component >= 0 else { return }
-                open[component].append(try Self.entry(of: view))
-                guard map.lastSeq[component] == view.seq else { return }
-                let entries = open[component]
-                open[component] = []
-                try body(entries)
-                done += entries.count
-                if let progress, done & 0xFFF < entries.count { progress(done) }
-            }
-        }
-        progress?(done)
-    }
-
     /// Decodes a record read in place.
     static func entry(of view: LogRecordView) throws(ServiceError) -> LedgerEntry {
         LedgerEntry(

@@ -121,6 +121,7 @@ public final class Ledger: Sendable {
     public func entries(for query: SubjectQuery) throws(ServiceError) -> [LedgerEntry] {
         var seen = Set<UInt64>()
         var entries: [LedgerEntry] = []
+        entries.reserveCapacity(32)
         var subscriptions: [String] = []
         func collect(_ key: String) throws(ServiceError) {
             // Each record is read once and decoded once, straight from the log's buffer, however many of the
@@ -129,8 +130,13 @@ public final class Ledger: Sendable {
             do {
                 try log.forEachPayload(forSubjectKey: key, skipping: seen) { seq, recordedAt, payload in
                     let record = try Self.record(seq: seq, decoding: payload)
-                    if let otid = record.subject.originalTransactionId { subscriptions.append(otid) }
-                    if let otid = record.transaction?.originalTransactionId { subscriptions.append(otid) }
+                    // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
+                    if let otid = record.subject.originalTransactionId, subscriptions.last != otid {
+                        subscriptions.append(otid)
+                    }
+                    if let otid = record.transaction?.originalTransactionId, subscriptions.last != otid {
+                        subscriptions.append(otid)
+                    }
                     entries.append(LedgerEntry(seq: seq, recordedAt: Instant(milliseconds: recordedAt), record: record))
                 }
             } catch let error as ServiceError {
