@@ -62,25 +62,67 @@ extension Ledger {
         return try results.map { result throws(ServiceError) in try result.get() }
     }
 
-    /// One thread's share of ``foldComponents(threads:progress:into:_:)``.
+    /// One thread's share of ``foldComponents(threads:progress:into:_:)``. The records of a component not finished
+    /// yet wait as their payload bytes (a quarter of their decoded size), and are decoded when it is.
     private static func streamComponents(
         of log: EventLog, _ map: ComponentMap, thread: Int, of threads: Int,
         _ body: ([LedgerEntry]) throws(ServiceError) -> Void
     ) throws(ServiceError) {
-        var open = [[LedgerEntry]](repeating: [], count: map.lastSeq.count)
+        var open = [PendingRecords](repeating: PendingRecords(), count: map.lastSeq.count)
         try mapErrors {
             try log.forEachView { view, _, _ in
                 let index = Int(view.seq) - 1
                 guard index < map.componentOf.count else { return }
                 let component = Int(map.componentOf[index])
                 guard component >= 0, component % threads == thread else { return }
-                let entry = try Self.entry(of: view)
-                if open[component].capacity == 0 { open[component].reserveCapacity(map.sizes[component]) }
-                open[component].append(entry)
-                guard map.lastSeq[component] == view.seq else { return }
-                let entries = open[component]
-                open[component] = []
+                guard map.lastSeq[component] == view.seq else {
+                    open[component].append(view)
+                    return
+                }
+                let pending = open[component]
+                open[component] = PendingRecords()
+                var entries: [LedgerEntry] = []
+                entries.reserveCapacity(map.sizes[component])
+                try pending.forEach { seq, recordedAt, payload in
+                    entries.append(
+                        LedgerEntry(
+                            seq: seq, recordedAt: Instant(milliseconds: recordedAt),
+                            record: try record(seq: seq, decoding: payload)))
+                }
+                entries.append(try Self.entry(of: view))
                 try body(entries)
+            }
+        }
+    }
+}
+
+/// The records of one component read so far, kept as bytes: for each, seq (u64), recorded time (i64) and payload
+/// length (u32), little-endian, then the payload.
+private struct PendingRecords {
+    private var bytes: [UInt8] = []
+
+    /// Keeps a record read in place.
+    mutating func append(_ view: LogRecordView) {
+        let payload = view.payload
+        if bytes.isEmpty { bytes.reserveCapacity(4 * (20 + payload.count)) }
+        withUnsafeBytes(of: view.seq.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: view.recordedAt.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: payload)
+    }
+
+    /// Calls `body` with each record kept, in the order kept.
+    func forEach(_ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try bytes.withUnsafeBytes { raw in
+            var position = 0
+            while position < raw.count {
+                let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let recordedAt = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+                let length = Int(
+                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 16, as: UInt32.self)))
+                let payload = UnsafeRawBufferPointer(rebasing: raw[(position + 20)..<(position + 20 + length)])
+                try body(seq, recordedAt, payload)
+                position += 20 + length
             }
         }
     }

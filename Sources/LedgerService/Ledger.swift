@@ -127,7 +127,7 @@ public final class Ledger: Sendable {
             // Each record is read once and decoded once, straight from the log's buffer, however many of the
             // subject's keys index it.
             let first = entries.count
-            do {
+            try Self.mapErrors {
                 try log.forEachPayload(forSubjectKey: key, skipping: seen) { seq, recordedAt, payload in
                     let record = try Self.record(seq: seq, decoding: payload)
                     // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
@@ -139,12 +139,6 @@ public final class Ledger: Sendable {
                     }
                     entries.append(LedgerEntry(seq: seq, recordedAt: Instant(milliseconds: recordedAt), record: record))
                 }
-            } catch let error as ServiceError {
-                throw error
-            } catch let error as LogError {
-                throw ServiceError(error)
-            } catch {
-                throw ServiceError(.other, "reading the records of \(key): \(error)")
             }
             for index in first..<entries.count { seen.insert(entries[index].seq) }
         }

@@ -105,6 +105,22 @@ import Testing
         #expect(ordered.map { $0.map(\.seq) } == (try ledger.components()))
     }
 
+    @Test(arguments: [1, 2, 3])
+    func foldingOnThreadsFoldsEveryComponentOnce(threads: Int) throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        var ordered: [[LedgerEntry]] = []
+        try ledger.forEachComponent { ordered.append($0) }
+        #expect(ordered.count >= 3)
+        let parts = try ledger.foldComponents(threads: threads, into: [[LedgerEntry]]()) { part, entries in
+            part.append(entries)
+        }
+        #expect(parts.count == threads)
+        let folded = parts.flatMap { $0 }
+        #expect(folded.count == ordered.count)
+        #expect(Set(folded) == Set(ordered))
+    }
+
     @Test func rebuildAndTableAgreeWithTheOrderedComponents() throws {
         let ledger = try ledger()
         defer { ledger.log.close() }
