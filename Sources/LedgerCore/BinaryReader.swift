@@ -136,11 +136,13 @@ public struct BinaryReader: ~Copyable {
     }
 
     /// ASCII (nearly every identifier) takes the fast path; anything else is validated strictly. Common long
-    /// values (product identifiers, transaction types…) come from ``InternedStrings`` without allocating.
+    /// values over 15 bytes (product identifiers, transaction types…) come from ``InternedStrings`` without
+    /// allocating.
     @inline(__always)
     private static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
         guard isASCII(utf8) else { return String(validating: utf8, as: UTF8.self) }
-        if let interned = InternedStrings.lookup(utf8) { return interned }
+        // Up to 15 bytes a string is stored inline and costs no allocation: nothing to share.
+        if utf8.count > 15, let interned = InternedStrings.lookup(utf8) { return interned }
         return String(decoding: utf8, as: UTF8.self)
     }
 

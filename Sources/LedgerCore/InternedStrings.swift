@@ -29,7 +29,10 @@ enum InternedStrings {
         "PRODUCT_NOT_FOR_SALE", "SUMMARY", "FAILURE", "UNREPORTED",
     ]
 
-    private static let table: (slots: [Int32], entries: [Entry]) = {
+    /// The open-addressed table, built once and never freed: slot → entry index (-1: empty), and the entries.
+    /// Raw pointers, so a lookup neither retains nor checks bounds.
+    // Immutable once built (a `let` initialised once, thread-safely); the pointers are never written through.
+    nonisolated(unsafe) private static let table: (slots: UnsafePointer<Int32>, entries: UnsafePointer<Entry>) = {
         var entries: [Entry] = []
         var slots = [Int32](repeating: -1, count: 1 << slotBits)
         for value in constants + Catalog.visla.products.map(\.id) {
@@ -46,32 +49,51 @@ enum InternedStrings {
             slots[slot] = Int32(entries.count)
             entries.append(Entry(words: key.words, count: key.count, value: value))
         }
-        return (slots, entries)
+        let slotStorage = UnsafeMutablePointer<Int32>.allocate(capacity: slots.count)
+        slotStorage.initialize(from: slots, count: slots.count)
+        let entryStorage = UnsafeMutablePointer<Entry>.allocate(capacity: max(entries.count, 1))
+        entryStorage.initialize(from: entries, count: entries.count)
+        return (UnsafePointer(slotStorage), UnsafePointer(entryStorage))
     }()
 
     /// The shared constant equal to these bytes, if there is one.
     @inline(__always)
     static func lookup(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
         guard let key = key(of: utf8) else { return nil }
-        let table = self.table
+        let (slots, entries) = table
         var slot = hash(key.words, key.count)
         while true {
-            let index = table.slots[slot]
+            let index = slots[slot]
             if index < 0 { return nil }
-            let entry = table.entries[Int(index)]
-            if entry.count == key.count, entry.words == key.words { return entry.value }
-            slot = (slot + 1) & (table.slots.count - 1)
+            if entries[Int(index)].count == key.count, entries[Int(index)].words == key.words {
+                return entries[Int(index)].value
+            }
+            slot = (slot + 1) & ((1 << slotBits) - 1)
         }
     }
 
+    /// The bytes packed into four little-endian words (zero beyond the end), loaded a word at a time.
     @inline(__always)
     private static func key(of utf8: UnsafeBufferPointer<UInt8>) -> (
         words: (UInt64, UInt64, UInt64, UInt64), count: Int
     )? {
-        guard utf8.count <= 32 else { return nil }
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
-        return (words, utf8.count)
+        let count = utf8.count
+        guard count <= 32, let base = utf8.baseAddress else { return count == 0 ? ((0, 0, 0, 0), 0) : nil }
+        let raw = UnsafeRawPointer(base)
+        @inline(__always) func word(_ index: Int) -> UInt64 {
+            let start = index * 8
+            if start + 8 <= count {
+                return UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            }
+            var value: UInt64 = 0
+            var position = count - 1
+            while position >= start {
+                value = value << 8 | UInt64(base[position])
+                position -= 1
+            }
+            return value
+        }
+        return ((word(0), word(1), word(2), word(3)), count)
     }
 
     @inline(__always)

@@ -43,6 +43,13 @@ public struct LogRecordView {
         }
     }
 
+    /// Calls `body` with the stable 64-bit hash of each subject key: the hash the subject index keys it by, the
+    /// same in every process. Distinct keys may share a hash (rarely); callers that must tell them apart compare
+    /// the bytes.
+    public func forEachSubjectKeyHash(_ body: (UInt64) throws -> Void) rethrows {
+        try forEachSubjectKey { try body(StableHash.hash($0)) }
+    }
+
     /// The subject keys.
     public var subjectKeys: [String] {
         var keys: [String] = []

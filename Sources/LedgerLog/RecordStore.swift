@@ -41,6 +41,11 @@ public protocol RecordStore: AnyObject, Sendable {
     func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
     /// The records indexed under a subject key, ascending, leaving out the seqs in `skipping` (not read at all).
     func records(forSubjectKey key: String, skipping: Set<UInt64>) throws(LogError) -> [LogRecord]
+    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
+    /// ascending, leaving out the seqs in `skipping`; the payload is valid only during the call.
+    func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws
     /// The seq of the record with this idempotency key, if stored.
     func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
     /// Stores evidence payloads durably; returns their SHA-256 digests.
@@ -81,6 +86,15 @@ extension RecordStore {
         var records: [LogRecord] = []
         for seq in try seqs(forSubjectKey: key) where !skipping.contains(seq) { records.append(try record(seq: seq)) }
         return records
+    }
+
+    /// Through ``records(forSubjectKey:skipping:)``, for stores with nothing faster.
+    public func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        for record in try records(forSubjectKey: key, skipping: skipping) {
+            try record.payload.withUnsafeBytes { try body(record.seq, record.recordedAt, $0) }
+        }
     }
 
     /// Stores that make evidence durable on every put need nothing more before the records.

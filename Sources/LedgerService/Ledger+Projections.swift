@@ -48,30 +48,15 @@ extension Ledger {
         throws(ServiceError) -> ProjectionSummary
     {
         let head = log.head
-        var summary = ProjectionSummary(
+        let empty = ProjectionSummary(
             at: at, coveredSeq: head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
-        try forEachComponent(progress: progress) { entries throws(ServiceError) in
-            let owned = fold.subscriptions(in: entries, at: at, knownAt: nil)
-            var owners = Set<String>()
-            var users = Set<Int64>()
-            for item in owned {
-                let state = item.state
-                owners.insert(
-                    item.owner.userId.map { "u:\($0)" } ?? item.owner.appAccountToken
-                        ?? "o:\(state.originalTransactionId)")
-                if let user = item.owner.userId { users.insert(user) }
-                summary.subscriptions += 1
-                summary.byStatus[state.status.rawValue, default: 0] += 1
-                if state.status.isEntitled {
-                    summary.entitledSubscriptions += 1
-                    summary.devicesUnderContract += state.devices
-                    summary.byPeriod[state.period ?? "unknown", default: 0] += 1
-                }
-            }
-            summary.owners += owners.count
-            summary.users += users.count
+        // Both cores: each thread folds its share of the components into its own counts.
+        let partials = try foldComponents(progress: progress, into: empty) { summary, entries throws(ServiceError) in
+            summary.add(component: fold.subscriptions(in: entries, at: at, knownAt: nil))
         }
+        var summary = empty
+        for partial in partials { summary.merge(partial) }
         if log.isWriter {
             do {
                 _ = try log.writeDerived(
@@ -81,5 +66,39 @@ extension Ledger {
             }
         }
         return summary
+    }
+}
+
+extension ProjectionSummary {
+    /// Counts the subscriptions of one component (owners are never shared between components).
+    mutating func add(component owned: [OwnedSubscription]) {
+        var owners = Set<String>()
+        var users = Set<Int64>()
+        for item in owned {
+            let state = item.state
+            owners.insert(
+                item.owner.userId.map { "u:\($0)" } ?? item.owner.appAccountToken ?? "o:\(state.originalTransactionId)")
+            if let user = item.owner.userId { users.insert(user) }
+            subscriptions += 1
+            byStatus[state.status.rawValue, default: 0] += 1
+            if state.status.isEntitled {
+                entitledSubscriptions += 1
+                devicesUnderContract += state.devices
+                byPeriod[state.period ?? "unknown", default: 0] += 1
+            }
+        }
+        self.owners += owners.count
+        self.users += users.count
+    }
+
+    /// Adds the counts of another part of the log's components.
+    mutating func merge(_ other: ProjectionSummary) {
+        owners += other.owners
+        users += other.users
+        subscriptions += other.subscriptions
+        entitledSubscriptions += other.entitledSubscriptions
+        devicesUnderContract += other.devicesUnderContract
+        byStatus.merge(other.byStatus, uniquingKeysWith: +)
+        byPeriod.merge(other.byPeriod, uniquingKeysWith: +)
     }
 }

@@ -106,27 +106,41 @@ public final class Ledger: Sendable {
         }
     }
 
+    /// Decodes the payload of record `seq`.
+    static func record(seq: UInt64, decoding payload: UnsafeRawBufferPointer) throws(ServiceError) -> LedgerRecord {
+        do {
+            return try LedgerRecord(decoding: payload)
+        } catch {
+            throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
+        }
+    }
+
     /// Every entry that may be about the subject: those indexed under its key, and for users and
     /// accounts every record of the subscriptions they name (orphan records, later re-signings).
     /// The fold decides ownership.
     public func entries(for query: SubjectQuery) throws(ServiceError) -> [LedgerEntry] {
         var seen = Set<UInt64>()
         var entries: [LedgerEntry] = []
+        entries.reserveCapacity(32)
         var subscriptions: [String] = []
         func collect(_ key: String) throws(ServiceError) {
-            // Each record is read once and decoded once, however many of the subject's keys index it.
-            let records: [LogRecord]
-            do {
-                records = try log.records(forSubjectKey: key, skipping: seen)
-            } catch {
-                throw ServiceError(error)
+            // Each record is read once and decoded once, straight from the log's buffer, however many of the
+            // subject's keys index it.
+            let first = entries.count
+            try Self.mapErrors {
+                try log.forEachPayload(forSubjectKey: key, skipping: seen) { seq, recordedAt, payload in
+                    let record = try Self.record(seq: seq, decoding: payload)
+                    // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
+                    if let otid = record.subject.originalTransactionId, subscriptions.last != otid {
+                        subscriptions.append(otid)
+                    }
+                    if let otid = record.transaction?.originalTransactionId, subscriptions.last != otid {
+                        subscriptions.append(otid)
+                    }
+                    entries.append(LedgerEntry(seq: seq, recordedAt: Instant(milliseconds: recordedAt), record: record))
+                }
             }
-            for record in records where seen.insert(record.seq).inserted {
-                let entry = try Self.entry(from: record)
-                entries.append(entry)
-                if let otid = entry.record.subject.originalTransactionId { subscriptions.append(otid) }
-                if let otid = entry.record.transaction?.originalTransactionId { subscriptions.append(otid) }
-            }
+            for index in first..<entries.count { seen.insert(entries[index].seq) }
         }
         try collect(SubjectKeys.key(for: query))
         var visited = Set<String>()

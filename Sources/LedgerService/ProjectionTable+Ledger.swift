@@ -7,11 +7,12 @@ extension Ledger {
         -> ProjectionTable
     {
         let covered = log.head.seq
-        var rows: [ProjectionTable.Entry] = []
-        try forEachComponent(progress: progress) { entries throws(ServiceError) in
+        // Both cores: each thread folds its share of the components into its own rows.
+        let parts = try foldComponents(progress: progress, into: [ProjectionTable.Entry]()) {
+            rows, entries throws(ServiceError) in
             rows.append(contentsOf: ProjectionTable.entries(of: entries, fold: fold, at: at))
         }
-        return ProjectionTable(at: at, coveredSeq: covered, entries: rows)
+        return ProjectionTable(at: at, coveredSeq: covered, entries: Array(parts.joined()))
     }
 }
 

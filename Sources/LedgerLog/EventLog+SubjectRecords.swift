@@ -1,0 +1,138 @@
+import LedgerSystem
+
+extension EventLog {
+    /// The largest run of neighbouring records read with one `pread`, in bytes.
+    static let subjectRunLimit = 64 << 10
+    /// Records at most this many bytes apart in a segment are read together (the bytes between are read too).
+    static let subjectGapLimit = 2 << 10
+
+    /// Calls `body` with every record about `key` whose seq is not in `skipping`, in seq order, in place: the
+    /// view is valid only during the call. One lock hop for the index; each record is read with a `pread` of its
+    /// exact frame (neighbours in a segment share one), into one buffer reused across the records, and its
+    /// checksum is checked. Records that only share the key's 64-bit hash are left out.
+    /// - Throws: ``LogError`` (`damaged`, `notWritable` once closed, a read failure), or what `body` throws.
+    public func forEachRecord(
+        forSubjectKey key: String, skipping seen: Set<UInt64> = [], _ body: (LogRecordView) throws -> Void
+    ) throws {
+        var key = key
+        let hash = key.withUTF8 { StableHash.hash(UnsafeRawBufferPointer($0)) }
+        let (candidates, segments) = try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            try ensureIndexesLocked()
+            return (state.subjects.candidates(hash: hash), state.segments)
+        }
+        let wanted = seen.isEmpty ? candidates : candidates.filter { !seen.contains($0) }
+        guard !wanted.isEmpty else { return }
+        var reader = SubjectReader(fileSystem: fileSystem, segments: segments)
+        try key.withUTF8 { utf8 in
+            let keyBytes = UnsafeRawBufferPointer(utf8)
+            try reader.forEach(wanted) { view in
+                var matches = false
+                view.forEachSubjectKey { subject in
+                    if !matches, subject.elementsEqual(keyBytes) { matches = true }
+                }
+                if matches { try body(view) }
+            }
+        }
+    }
+}
+
+/// Reads given records of a log (ascending seqs) in place, coalescing neighbours of a segment into one read.
+struct SubjectReader: ~Copyable {
+    private let fileSystem: any FileSystem
+    private let segments: [Segment]
+    private var buffer: UnsafeMutableRawBufferPointer
+
+    init(fileSystem: any FileSystem, segments: [Segment]) {
+        self.fileSystem = fileSystem
+        self.segments = segments
+        self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Where record `seq` is: its segment's index, its offset, and the offset of the byte after its frame.
+    private func place(of seq: UInt64) -> (segment: Int, start: Int64, end: Int64)? {
+        guard seq > 0, let (index, start) = EventLog.locate(segments, seq: seq) else { return nil }
+        let segment = segments[index]
+        let next = Int(seq - segment.firstSeq) + 1
+        let end = next < segment.offsets.count ? Int64(segment.offsets[next]) : segment.size
+        return (index, start, end)
+    }
+
+    /// Calls `body` with each record of `seqs` (ascending), its checksum checked.
+    mutating func forEach(_ seqs: [UInt64], _ body: (LogRecordView) throws -> Void) throws {
+        var position = 0
+        while position < seqs.count {
+            guard let first = place(of: seqs[position]) else {
+                throw LogError(.notFound, "the log has no record \(seqs[position])")
+            }
+            // Extend the run while the next record is in the same segment, close, and the run stays small.
+            var last = position
+            var end = first.end
+            while last + 1 < seqs.count, let next = place(of: seqs[last + 1]), next.segment == first.segment,
+                next.start >= end, next.start - end <= Int64(EventLog.subjectGapLimit),
+                next.end - first.start <= Int64(EventLog.subjectRunLimit)
+            {
+                last += 1
+                end = next.end
+            }
+            let count = Int(end - first.start)
+            if count > buffer.count {
+                buffer.deallocate()
+                buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+            }
+            let segment = segments[first.segment]
+            let run = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+            let got: Int
+            do {
+                got = try fileSystem.readFully(segment.fd, into: run, at: first.start)
+            } catch {
+                throw LogError.system(error, "reading record \(seqs[position]) from \(segment.name)")
+            }
+            for index in position...last {
+                let seq = seqs[index]
+                let (_, start, end) = place(of: seq)!
+                let at = Int(start - first.start)
+                func damaged() -> LogError {
+                    LogError(
+                        .damaged,
+                        "segment \(segment.name) is damaged at byte \(start) (record \(seq)); "
+                            + "run `ledger verify` for details")
+                }
+                guard Int(end - first.start) <= got else { throw damaged() }
+                guard
+                    case .record(let view) = RecordCodec.parse(
+                        UnsafeRawPointer(buffer.baseAddress! + at), available: Int(end - start)),
+                    view.seq == seq
+                else { throw damaged() }
+                try body(view)
+            }
+            position = last + 1
+        }
+    }
+}
+
+extension EventLog {
+    /// Through ``forEachRecord(forSubjectKey:skipping:_:)``: no copy of a record.
+    public func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try forEachRecord(forSubjectKey: key, skipping: skipping) { view in
+            try body(view.seq, view.recordedAt, view.payload)
+        }
+    }
+}
+
+extension EventLog {
+    /// Calls `body` with each record of `seqs` (ascending, each in the log) in place, in that order: the view is
+    /// valid only during the call. Neighbouring records of a segment are read with one `pread`; every checksum
+    /// is checked.
+    /// - Throws: ``LogError`` (`notFound` for a seq past the head, `damaged`, a read failure), or what `body`
+    ///   throws.
+    public func forEachRecord(seqs: [UInt64], _ body: (LogRecordView) throws -> Void) throws {
+        let segments = try readableSegments()
+        var reader = SubjectReader(fileSystem: fileSystem, segments: segments)
+        try reader.forEach(seqs, body)
+    }
+}

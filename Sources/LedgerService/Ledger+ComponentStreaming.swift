@@ -1,0 +1,149 @@
+import LedgerCore
+import LedgerLog
+import LedgerSystem
+import Synchronization
+
+extension Ledger {
+    /// Calls `body` with the decoded entries of each component, in no promised order (each as soon as the
+    /// log has been read past its last record): one sequential read of the log, each record decoded once.
+    /// Holds the decoded records of the components not finished yet.
+    func forEachComponentStreaming(
+        progress: ((Int) -> Void)? = nil, _ body: ([LedgerEntry]) throws(ServiceError) -> Void
+    ) throws(ServiceError) {
+        _ = try foldComponents(threads: 1, progress: progress, into: ()) { _, entries throws(ServiceError) in
+            try body(entries)
+        }
+    }
+
+    /// Folds every component into per-thread partial results, on `threads` threads: thread `i` reads the log
+    /// sequentially and decodes only the records of the components numbered `i` modulo `threads`, calling
+    /// `body` with its partial result and a component's entries as soon as it has read the component's last
+    /// record. Returns the partial results (one per thread used), for the caller to merge; `progress` is told
+    /// the records folded so far, from one thread at a time. `body` runs on several threads at once: it must touch
+    /// nothing but its partial result and values that do not change.
+    func foldComponents<Partial>(
+        threads: Int = 2, progress: ((Int) -> Void)? = nil, into initial: Partial,
+        _ body: (inout Partial, [LedgerEntry]) throws(ServiceError) -> Void
+    ) throws(ServiceError) -> [Partial] {
+        guard let eventLog = log as? EventLog else {
+            var partial = initial
+            try forEachComponent(progress: progress) { entries throws(ServiceError) in try body(&partial, entries) }
+            return [partial]
+        }
+        let map = try componentMap()
+        let count = max(1, min(threads, map.lastSeq.count))
+        let done = FoldProgress()
+        func run(_ thread: Int) -> Result<Partial, ServiceError> {
+            var partial = initial
+            do throws(ServiceError) {
+                try Self.streamComponents(of: eventLog, map, thread: thread, of: count) {
+                    entries throws(ServiceError) in
+                    try body(&partial, entries)
+                    let total = done.add(entries.count)
+                    if thread == 0, let progress, total & 0xFFF < entries.count { progress(total) }
+                }
+                return .success(partial)
+            } catch {
+                return .failure(error)
+            }
+        }
+        var results: [Result<Partial, ServiceError>] = []
+        if count == 1 {
+            results = [run(0)]
+        } else {
+            let slots = ResultSlots<Result<Partial, ServiceError>>(count: count)
+            withoutActuallyEscaping(run) { run in
+                let work = UncheckedWork(run: run)
+                runThreads(count) { thread in slots.set(thread, work.run(thread)) }
+            }
+            results = slots.values().map { $0! }
+        }
+        progress?(done.total)
+        return try results.map { result throws(ServiceError) in try result.get() }
+    }
+
+    /// One thread's share of ``foldComponents(threads:progress:into:_:)``. The records of a component not finished
+    /// yet wait as their payload bytes (a quarter of their decoded size), and are decoded when it is.
+    private static func streamComponents(
+        of log: EventLog, _ map: ComponentMap, thread: Int, of threads: Int,
+        _ body: ([LedgerEntry]) throws(ServiceError) -> Void
+    ) throws(ServiceError) {
+        var open = [PendingRecords](repeating: PendingRecords(), count: map.lastSeq.count)
+        try mapErrors {
+            try log.forEachView { view, _, _ in
+                let index = Int(view.seq) - 1
+                guard index < map.componentOf.count else { return }
+                let component = Int(map.componentOf[index])
+                guard component >= 0, component % threads == thread else { return }
+                guard map.lastSeq[component] == view.seq else {
+                    open[component].append(view)
+                    return
+                }
+                let pending = open[component]
+                open[component] = PendingRecords()
+                var entries: [LedgerEntry] = []
+                entries.reserveCapacity(map.sizes[component])
+                try pending.forEach { seq, recordedAt, payload in
+                    entries.append(
+                        LedgerEntry(
+                            seq: seq, recordedAt: Instant(milliseconds: recordedAt),
+                            record: try record(seq: seq, decoding: payload)))
+                }
+                entries.append(try Self.entry(of: view))
+                try body(entries)
+            }
+        }
+    }
+}
+
+/// The records of one component read so far, kept as bytes: for each, seq (u64), recorded time (i64) and payload
+/// length (u32), little-endian, then the payload.
+private struct PendingRecords {
+    private var bytes: [UInt8] = []
+
+    /// Keeps a record read in place.
+    mutating func append(_ view: LogRecordView) {
+        let payload = view.payload
+        if bytes.isEmpty { bytes.reserveCapacity(4 * (20 + payload.count)) }
+        withUnsafeBytes(of: view.seq.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: view.recordedAt.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: payload)
+    }
+
+    /// Calls `body` with each record kept, in the order kept.
+    func forEach(_ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try bytes.withUnsafeBytes { raw in
+            var position = 0
+            while position < raw.count {
+                let seq = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let recordedAt = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+                let length = Int(
+                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 16, as: UInt32.self)))
+                let payload = UnsafeRawBufferPointer(rebasing: raw[(position + 20)..<(position + 20 + length)])
+                try body(seq, recordedAt, payload)
+                position += 20 + length
+            }
+        }
+    }
+}
+
+/// The records folded so far, counted from several threads.
+private final class FoldProgress: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Adds `records` and returns the new total.
+    func add(_ records: Int) -> Int { count.add(records, ordering: .relaxed).newValue }
+
+    /// The total so far.
+    var total: Int { count.load(ordering: .relaxed) }
+}
+
+/// A worker's closure handed to ``runThreads(_:_:)``.
+///
+/// `@unchecked Sendable`: each thread calls it with its own index, and it touches only that thread's partial
+/// result and values every thread only reads (the component map, the log, the fold); the threads are joined
+/// before the closure's borrowed context ends.
+private struct UncheckedWork<Value>: @unchecked Sendable {
+    let run: (Int) -> Value
+}
