@@ -58,11 +58,14 @@ public final class Ledger: Sendable {
         do {
             let withEvidence = items.compactMap(\.evidence)
             // Evidence is stored without its own sync; the append that follows makes it durable before the
-            // records (one flush shared by every concurrent caller of the group commit).
-            if !withEvidence.isEmpty { _ = try log.putEvidence(batch: withEvidence, durable: false) }
+            // records (one flush shared by every concurrent caller of the group commit). The store returns the
+            // digests in order, so each body is hashed once.
+            var digests =
+                withEvidence.isEmpty
+                ? [] : try log.putEvidence(batch: withEvidence, durable: false)[...]
             let entries = items.map { item -> LogEntry in
                 var record = item.record
-                if let evidence = item.evidence { record.evidence = SHA256.hash(evidence) }
+                if item.evidence != nil { record.evidence = digests.removeFirst() }
                 return LogEntry(
                     idempotencyKey: record.idempotencyKey, subjectKeys: SubjectKeys.keys(for: record),
                     payload: record.encoded())
