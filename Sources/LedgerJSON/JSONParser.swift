@@ -204,16 +204,28 @@ struct JSONParser {
     mutating func parseString() throws(JSONError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Eight bytes at a time while none is a quote, a backslash or a control
+        // character; `high` collects the top bits, so an all-ASCII string skips UTF-8 validation.
+        var high: UInt64 = 0
         while index < bytes.count {
+            if index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                if !Self.hasStringSpecial(word) {
+                    high |= word
+                    index += 8
+                    continue
+                }
+            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if high & 0x8080_8080_8080_8080 == 0 { return String(decoding: slice, as: UTF8.self) }
                 return try validated(slice, start: start)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            high |= UInt64(byte)
             index += 1
         }
         var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -249,6 +261,20 @@ struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Whether any byte of `word` is a quote, a backslash or below 0x20 (bytes at 0x80 and above are
+    /// not special): the classic "has a zero byte" test, `(v - 0x01…) & ~v & 0x80…`, on `word` XOR the
+    /// character, and its "has a byte below n" form for the control characters. Exact as a yes/no answer.
+    static func hasStringSpecial(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes) & highs != 0
     }
 
     func validated(_ slice: UnsafeBufferPointer<UInt8>, start: Int) throws(JSONError) -> String {

@@ -7,17 +7,32 @@
 /// Bytes as a dictionary key, hashed in one pass over the raw buffer and compared with `memcmp`
 /// (an `[UInt8]` key hashes element by element, several times slower for certificate-sized keys).
 struct ByteKey: Hashable, Sendable {
-    let bytes: [UInt8]
+    /// The bytes; a lookup key may be a slice of a larger buffer (no copy), a stored key is `compacted`.
+    let bytes: ArraySlice<UInt8>
     /// The bytes' hash, computed once when the key is made (outside any lock), so a cache lookup under its
     /// mutex only compares.
     private let digest: Int
 
     init<C: Collection<UInt8>>(_ bytes: C) {
-        self.bytes = Array(bytes)
+        self.init(slice: ArraySlice(bytes))
+    }
+
+    /// A key over `slice` itself, without copying it.
+    init(slice: ArraySlice<UInt8>) {
+        self.bytes = slice
         var hasher = Hasher()
-        self.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        slice.withUnsafeBytes { hasher.combine(bytes: $0) }
         self.digest = hasher.finalize()
     }
+
+    private init(bytes: ArraySlice<UInt8>, digest: Int) {
+        self.bytes = bytes
+        self.digest = digest
+    }
+
+    /// The same key over its own copy of the bytes, so a cache does not keep the buffer a lookup key
+    /// was sliced from.
+    var compacted: ByteKey { ByteKey(bytes: ArraySlice(Array(bytes)), digest: digest) }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
@@ -49,6 +64,7 @@ struct BoundedCache<Value: Sendable>: Sendable {
     subscript(key: ByteKey) -> Value? { entries[key] }
 
     mutating func insert(_ value: Value, for key: ByteKey) {
+        let key = key.compacted
         guard entries.updateValue(value, forKey: key) == nil else { return }
         order.append(key)
         while order.count > capacity {

@@ -12,9 +12,8 @@ extension SignedDataVerifier {
         -> VerifiedNotification
     {
         let envelope = try CompactJWS(signedPayload)
-        let payload = try verify(envelope, coveredBy: nil)
-        let covered =
-            configuration.nestedSignatures == .coveredByEnvelope ? envelope.headerSegment : nil
+        let (payload, header) = try verifyReturningHeader(envelope, coveredBy: nil)
+        let covered = configuration.nestedSignatures == .coveredByEnvelope ? header : nil
         let identity = try NotificationIdentity(payload)
         if let expected = configuration.bundleId, identity.bundleId != expected {
             throw VerificationError(
