@@ -204,28 +204,24 @@ struct JSONParser {
     mutating func parseString() throws(JSONError) -> String {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes. Eight bytes at a time while none is a quote, a backslash or a control
-        // character; `high` collects the top bits, so an all-ASCII string skips UTF-8 validation.
-        var high: UInt64 = 0
+        // Fast path: the first quote found with memchr ends the string when nothing before it is a
+        // backslash or a control character; an all-ASCII string needs no UTF-8 validation.
+        if let (end, highBits) = plainStringEnd(from: start) {
+            let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            index = end + 1
+            if highBits == 0 { return String(decoding: slice, as: UTF8.self) }
+            return try validated(slice, start: start)
+        }
+        // Otherwise byte by byte, from the start: the exact offset of an error, escapes decoded.
         while index < bytes.count {
-            if index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
-                if !Self.hasStringSpecial(word) {
-                    high |= word
-                    index += 8
-                    continue
-                }
-            }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if high & 0x8080_8080_8080_8080 == 0 { return String(decoding: slice, as: UTF8.self) }
                 return try validated(slice, start: start)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
-            high |= UInt64(byte)
             index += 1
         }
         var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -263,18 +259,36 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
-    /// Whether any byte of `word` is a quote, a backslash or below 0x20 (bytes at 0x80 and above are
-    /// not special): the classic "has a zero byte" test, `(v - 0x01…) & ~v & 0x80…`, on `word` XOR the
-    /// character, and its "has a byte below n" form for the control characters. Exact as a yes/no answer.
-    static func hasStringSpecial(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let control = (word &- ones &* 0x20) & ~word
-        let quotes = (quote &- ones) & ~quote
-        let backslashes = (backslash &- ones) & ~backslash
-        return (control | quotes | backslashes) & highs != 0
+    /// The offset of the quote ending a string that starts at `start`, and the OR of its bytes' top
+    /// bits, when the string holds no backslash and no control character before it; nil otherwise (or
+    /// when no quote follows). Sixteen bytes per step as one SIMD comparison (a signed payload is
+    /// mostly one long base64 string); the last block byte by byte.
+    func plainStringEnd(from start: Int) -> (end: Int, highBits: UInt8)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let quote = SIMD16<UInt8>(repeating: 0x22)
+        let backslash = SIMD16<UInt8>(repeating: 0x5C)
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        var high = SIMD16<UInt8>(repeating: 0)
+        var offset = start
+        while bytes.count - offset >= 16 {
+            let block = UnsafeRawPointer(base + offset).loadUnaligned(as: SIMD16<UInt8>.self)
+            // `any(_:)` is not inlined; the mask's two halves as integers are.
+            let found = unsafeBitCast(
+                (block .== quote) .| (block .== backslash) .| (block .< space), to: (UInt64, UInt64).self)
+            if found.0 | found.1 != 0 { break }
+            high |= block
+            offset += 16
+        }
+        let highs = unsafeBitCast(high, to: (UInt64, UInt64).self)
+        var highBits: UInt8 = (highs.0 | highs.1) & 0x8080_8080_8080_8080 == 0 ? 0 : 0x80
+        while offset < bytes.count {
+            let byte = base[offset]
+            if byte == 0x22 { return (offset, highBits) }
+            if byte < 0x20 || byte == 0x5C { return nil }
+            highBits |= byte & 0x80
+            offset += 1
+        }
+        return nil
     }
 
     func validated(_ slice: UnsafeBufferPointer<UInt8>, start: Int) throws(JSONError) -> String {
