@@ -193,13 +193,34 @@ struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if integral, let value = integerValue(start..<index) { return .integer(value) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if integral, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text), value.isFinite else { throw error("number out of range") }
         return .double(value)
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+
+    /// The value of an integer literal already checked by `parseNumber` (`-`? digits), without making
+    /// a string; nil when it does not fit `Int64`.
+    func integerValue(_ range: Range<Int>) -> Int64? {
+        var offset = range.lowerBound
+        let negative = bytes[offset] == UInt8(ascii: "-")
+        if negative { offset += 1 }
+        var magnitude: UInt64 = 0
+        while offset < range.upperBound {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[offset] &- 48))
+            guard !overflow1, !overflow2 else { return nil }
+            magnitude = sum
+            offset += 1
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
 
     mutating func parseString() throws(JSONError) -> String {
         index += 1  // opening quote

@@ -91,9 +91,11 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
     /// setting nil removes every member of that name.
     public subscript(key: String) -> JSONValue? {
         get {
+            // Comparing UTF-8 lengths first (stored, O(1)) skips most full string comparisons.
+            let length = key.utf8.count
             var i = members.count - 1
             while i >= 0 {
-                if members[i].key == key { return members[i].value }
+                if members[i].key.utf8.count == length, members[i].key == key { return members[i].value }
                 i -= 1
             }
             return nil

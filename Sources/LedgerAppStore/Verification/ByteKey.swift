@@ -20,9 +20,38 @@ struct ByteKey: Hashable, Sendable {
     /// A key over `slice` itself, without copying it.
     init(slice: ArraySlice<UInt8>) {
         self.bytes = slice
-        var hasher = Hasher()
-        slice.withUnsafeBytes { hasher.combine(bytes: $0) }
-        self.digest = hasher.finalize()
+        self.digest = slice.withUnsafeBytes(Self.digest(of:))
+    }
+
+    /// A fast multiply-rotate digest over 8-byte words, four independent lanes. It need not resist
+    /// crafted collisions: equality always compares every byte, the caches it serves are small and
+    /// bounded, and the dictionary still mixes the digest with its own seeded hasher.
+    static func digest(of bytes: UnsafeRawBufferPointer) -> Int {
+        let prime: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, UInt64(bytes.count))
+        func mix(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+            let product = (lane ^ word) &* prime
+            return product ^ (product >> 29)
+        }
+        var offset = 0
+        while bytes.count - offset >= 32 {
+            lanes.0 = mix(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            lanes.1 = mix(lanes.1, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+            lanes.2 = mix(lanes.2, bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+            lanes.3 = mix(lanes.3, bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+            offset += 32
+        }
+        while bytes.count - offset >= 8 {
+            lanes.0 = mix(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        while offset < bytes.count {
+            tail = tail << 8 | UInt64(bytes[offset])
+            offset += 1
+        }
+        let combined = mix(mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3), tail)
+        return Int(truncatingIfNeeded: combined)
     }
 
     private init(bytes: ArraySlice<UInt8>, digest: Int) {
