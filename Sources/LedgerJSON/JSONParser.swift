@@ -230,7 +230,7 @@ struct JSONParser {
         if let (end, highBits) = plainStringEnd(from: start) {
             let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
             index = end + 1
-            if highBits == 0 { return String(decoding: slice, as: UTF8.self) }
+            if highBits == 0 { return Self.asciiString(slice) }
             return try validated(slice, start: start)
         }
         // Otherwise byte by byte, from the start: the exact offset of an error, escapes decoded.
@@ -310,6 +310,15 @@ struct JSONParser {
             offset += 1
         }
         return nil
+    }
+
+    /// A string of ASCII bytes, copied with `memcpy` (`String(decoding:as:)` copies byte by byte).
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: source, byteCount: bytes.count)
+            return bytes.count
+        }
     }
 
     func validated(_ slice: UnsafeBufferPointer<UInt8>, start: Int) throws(JSONError) -> String {

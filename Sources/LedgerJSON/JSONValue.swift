@@ -91,11 +91,18 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
     /// setting nil removes every member of that name.
     public subscript(key: String) -> JSONValue? {
         get {
-            // Comparing UTF-8 lengths first (stored, O(1)) skips most full string comparisons.
-            let length = key.utf8.count
+            // Two strings whose first bytes are different ASCII characters differ even under canonical
+            // equivalence (an ASCII character is a starter with no decomposition), so most members are
+            // told apart by one byte; the rest take `==`, which may equate different bytes.
+            let first = key.utf8.first ?? 0
             var i = members.count - 1
             while i >= 0 {
-                if members[i].key.utf8.count == length, members[i].key == key { return members[i].value }
+                let other = members[i].key.utf8.first ?? 0
+                if first == other || (first | other) >= 0x80 || first == 0 || other == 0,
+                    members[i].key == key
+                {
+                    return members[i].value
+                }
                 i -= 1
             }
             return nil

@@ -23,11 +23,25 @@ public struct CompactJWS: Sendable {
     public let signature: [UInt8]
     /// The bytes the signature covers: `base64url(header) "." base64url(payload)`.
     public let signingInput: ArraySlice<UInt8>
+    /// The whole JWS, UTF-8.
+    let bytes: [UInt8]
 
     /// Splits `text` and decodes its payload and signature. Anything but three base64url segments
     /// whose payload is a JSON object is `INVALID_JWT_FORMAT`.
     public init(_ text: String) throws(VerificationError) {
-        try self.init(bytes: Array(text.utf8))
+        try self.init(bytes: Self.utf8Bytes(of: text))
+    }
+
+    /// The UTF-8 bytes of `text`, copied with `memcpy` (`Array(text.utf8)` copies byte by byte, and a
+    /// notification's JWS is some 20 KB).
+    static func utf8Bytes(of text: String) -> [UInt8] {
+        let copied = text.utf8.withContiguousStorageIfAvailable { source in
+            [UInt8](unsafeUninitializedCapacity: source.count) { buffer, initialized in
+                if let from = source.baseAddress, let to = buffer.baseAddress { memcpy(to, from, source.count) }
+                initialized = source.count
+            }
+        }
+        return copied ?? Array(text.utf8)
     }
 
     /// Splits UTF-8 `bytes` and decodes the payload and signature (see `init(_:)`).
@@ -48,6 +62,7 @@ public struct CompactJWS: Sendable {
         }
         self.signature = signature
         self.signingInput = bytes[..<second]
+        self.bytes = bytes
     }
 
     /// The offsets of the two dots when `bytes` holds exactly two (`memchr`, not a byte loop: a

@@ -49,7 +49,7 @@ extension SignedDataVerifier {
             }
         }
         return VerifiedNotification(
-            signedPayload: signedPayload, payload: .object(payload), transaction: transaction,
+            signedPayload: signedPayload, bytes: envelope.bytes, payload: .object(payload), transaction: transaction,
             renewalInfo: renewalInfo)
     }
 

@@ -12,11 +12,24 @@ public struct VerifiedNotification: Sendable {
     /// The decoded `data.signedRenewalInfo`, when present.
     public let renewalInfo: JSONValue?
 
+    /// The UTF-8 bytes of `signedPayload` (the evidence as stored), kept from verification: no copy.
+    public let signedPayloadBytes: [UInt8]
+
     /// Creates a verified notification (the verifier is the only intended caller).
     public init(
         signedPayload: String, payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?
     ) {
+        self.init(
+            signedPayload: signedPayload, bytes: CompactJWS.utf8Bytes(of: signedPayload), payload: payload,
+            transaction: transaction, renewalInfo: renewalInfo)
+    }
+
+    init(
+        signedPayload: String, bytes: [UInt8], payload: JSONValue, transaction: JSONValue?,
+        renewalInfo: JSONValue?
+    ) {
         self.signedPayload = signedPayload
+        self.signedPayloadBytes = bytes
         self.payload = payload
         self.transaction = transaction
         self.renewalInfo = renewalInfo
