@@ -41,6 +41,8 @@ struct JSONParser {
     let maxDepth: Int
     var index = 0
     var depth = 0
+    /// Whether the last string parsed was plain ASCII (false when not known).
+    var lastStringWasASCII = false
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -109,11 +111,12 @@ struct JSONParser {
         try enter()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        var namesAreASCII = true
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject(members, namesAreASCII: true))
         }
         while true {
             skipWhitespace()
@@ -121,6 +124,7 @@ struct JSONParser {
                 throw error("expected a member name")
             }
             let key = try parseString()
+            namesAreASCII = namesAreASCII && lastStringWasASCII
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':'")
@@ -138,7 +142,7 @@ struct JSONParser {
             guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
             index += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject(members, namesAreASCII: namesAreASCII))
         }
     }
 
@@ -230,9 +234,11 @@ struct JSONParser {
         if let (end, highBits) = plainStringEnd(from: start) {
             let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
             index = end + 1
+            lastStringWasASCII = highBits == 0
             if highBits == 0 { return Self.asciiString(slice) }
             return try validated(slice, start: start)
         }
+        lastStringWasASCII = false
         // Otherwise byte by byte, from the start: the exact offset of an error, escapes decoded.
         while index < bytes.count {
             let byte = bytes[index]
