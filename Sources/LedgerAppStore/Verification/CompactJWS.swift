@@ -35,13 +35,15 @@ public struct CompactJWS: Sendable {
     /// The UTF-8 bytes of `text`, copied with `memcpy` (`Array(text.utf8)` copies byte by byte, and a
     /// notification's JWS is some 20 KB).
     static func utf8Bytes(of text: String) -> [UInt8] {
-        let copied = text.utf8.withContiguousStorageIfAvailable { source in
-            [UInt8](unsafeUninitializedCapacity: source.count) { buffer, initialized in
-                if let from = source.baseAddress, let to = buffer.baseAddress { memcpy(to, from, source.count) }
-                initialized = source.count
-            }
+        text.utf8.withContiguousStorageIfAvailable(copy) ?? Array(text.utf8)
+    }
+
+    /// A copy of `source` made with `memcpy`.
+    static func copy(_ source: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: source.count) { buffer, initialized in
+            if let from = source.baseAddress, let to = buffer.baseAddress { memcpy(to, from, source.count) }
+            initialized = source.count
         }
-        return copied ?? Array(text.utf8)
     }
 
     /// Splits UTF-8 `bytes` and decodes the payload and signature (see `init(_:)`).
