@@ -1,9 +1,10 @@
+import LedgerJSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import LedgerJSON
 
 /// What the verifier needs from a JOSE header once it has passed the header rules: the leaf and
 /// intermediate certificates, DER. `x5c[2]` is never decoded: the root comes from the
