@@ -125,6 +125,8 @@ struct JSONParser {
             }
             let key = try parseString()
             namesAreASCII = namesAreASCII && lastStringWasASCII
+            // An object past two members gets room for a typical payload's at once, not 4, 8, 16…
+            if members.count == 2 { members.reserveCapacity(16) }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':'")
