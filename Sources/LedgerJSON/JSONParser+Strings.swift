@@ -70,6 +70,22 @@ extension JSONParser {
         let space = SIMD16<UInt8>(repeating: 0x20)
         var high = SIMD16<UInt8>(repeating: 0)
         var offset = start
+        // Four blocks per step while no block holds anything special (one test for all four).
+        while bytes.count - offset >= 64 {
+            let raw = UnsafeRawPointer(base + offset)
+            let a = raw.loadUnaligned(as: SIMD16<UInt8>.self)
+            let b = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+            let c = raw.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self)
+            let d = raw.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self)
+            let special =
+                (a .== quote) .| (a .== backslash) .| (a .< space) .| (b .== quote) .| (b .== backslash)
+                .| (b .< space) .| (c .== quote) .| (c .== backslash) .| (c .< space) .| (d .== quote)
+                .| (d .== backslash) .| (d .< space)
+            let found = unsafeBitCast(special, to: (UInt64, UInt64).self)
+            if found.0 | found.1 != 0 { break }
+            high |= a | b | c | d
+            offset += 64
+        }
         while bytes.count - offset >= 16 {
             let block = UnsafeRawPointer(base + offset).loadUnaligned(as: SIMD16<UInt8>.self)
             // `any(_:)` is not inlined; the mask's two halves as integers are.
