@@ -80,9 +80,26 @@ public final class ECPublicKey: @unchecked Sendable {
     }
 
     /// Whether `signature` is this key's ECDSA signature over an already computed message digest.
+    ///
+    /// R and S go to libcrypto as integers (`ECDSA_do_verify`): no DER to build here and parse there.
     public func isValidSignature(_ signature: ECDSASignature, forDigest digest: [UInt8]) -> Bool {
-        guard signature.coordinateByteCount == curve.coordinateByteCount else { return false }
-        return isValidSignature(derSignature: signature.derRepresentation, forDigest: digest)
+        let width = curve.coordinateByteCount
+        guard signature.coordinateByteCount == width, !digest.isEmpty, digest.count <= 64,
+            let pair = ECDSA_SIG_new()
+        else { return false }
+        defer { ECDSA_SIG_free(pair) }
+        let integers = signature.rawRepresentation.withUnsafeBufferPointer { raw in
+            (BN_bin2bn(raw.baseAddress, Int32(width), nil), BN_bin2bn(raw.baseAddress! + width, Int32(width), nil))
+        }
+        guard let r = integers.0, let s = integers.1, ECDSA_SIG_set0(pair, r, s) == 1 else {
+            BN_free(integers.0)
+            BN_free(integers.1)
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        let result = ECDSA_do_verify(digest, Int32(digest.count), pair, ecKey)
+        if result != 1 { OpenSSLErrorQueue.clear() }
+        return result == 1
     }
 
     /// Whether a DER-encoded ECDSA signature verifies over an already computed message digest.

@@ -41,6 +41,8 @@ struct JSONParser {
     let maxDepth: Int
     var index = 0
     var depth = 0
+    /// Whether the last string parsed was plain ASCII (false when not known).
+    var lastStringWasASCII = false
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -109,11 +111,12 @@ struct JSONParser {
         try enter()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        var namesAreASCII = true
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject(members, namesAreASCII: true))
         }
         while true {
             skipWhitespace()
@@ -121,6 +124,9 @@ struct JSONParser {
                 throw error("expected a member name")
             }
             let key = try parseString()
+            namesAreASCII = namesAreASCII && lastStringWasASCII
+            // An object past two members gets room for a typical payload's at once, not 4, 8, 16…
+            if members.count == 2 { members.reserveCapacity(16) }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':'")
@@ -138,7 +144,7 @@ struct JSONParser {
             guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
             index += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject(members, namesAreASCII: namesAreASCII))
         }
     }
 
@@ -193,103 +199,32 @@ struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if integral, let value = integerValue(start..<index) { return .integer(value) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if integral, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text), value.isFinite else { throw error("number out of range") }
         return .double(value)
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 
-    mutating func parseString() throws(JSONError) -> String {
-        index += 1  // opening quote
-        let start = index
-        // Fast path: no escapes.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                return try validated(slice, start: start)
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character in a string") }
-            index += 1
+    /// The value of an integer literal already checked by `parseNumber` (`-`? digits), without making
+    /// a string; nil when it does not fit `Int64`.
+    func integerValue(_ range: Range<Int>) -> Int64? {
+        var offset = range.lowerBound
+        let negative = bytes[offset] == UInt8(ascii: "-")
+        if negative { offset += 1 }
+        var magnitude: UInt64 = 0
+        while offset < range.upperBound {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[offset] &- 48))
+            guard !overflow1, !overflow2 else { return nil }
+            magnitude = sum
+            offset += 1
         }
-        var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                return try out.withUnsafeBufferPointer { buffer throws(JSONError) in
-                    try validated(buffer, start: start)
-                }
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { throw error("unexpected end of input in a string") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"): try appendUnicodeEscape(&out)
-                default: throw error("invalid escape")
-                }
-            default:
-                if byte < 0x20 { throw error("control character in a string") }
-                out.append(byte)
-                index += 1
-            }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
         }
-        throw error("unterminated string")
-    }
-
-    func validated(_ slice: UnsafeBufferPointer<UInt8>, start: Int) throws(JSONError) -> String {
-        guard let text = String(validating: slice, as: UTF8.self) else {
-            throw JSONError(.syntax, "invalid UTF-8 in a string", offset: start)
-        }
-        return text
-    }
-
-    mutating func hex4() throws(JSONError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case 48...57: digit = UInt32(byte - 48)
-            case 97...102: digit = UInt32(byte - 87)
-            case 65...70: digit = UInt32(byte - 55)
-            default: throw error("invalid \\u escape")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
-    mutating func appendUnicodeEscape(_ out: inout [UInt8]) throws(JSONError) {
-        var scalar = try hex4()
-        if (0xD800...0xDBFF).contains(scalar) {
-            guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                bytes[index + 1] == UInt8(ascii: "u")
-            else { throw error("unpaired surrogate") }
-            index += 2
-            let low = try hex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw error("unpaired surrogate")
-        }
-        guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid code point") }
-        out.append(contentsOf: String(Character(unicode)).utf8)
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 }

@@ -72,69 +72,6 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
-/// A JSON object: ordered members with lookup by key (the last duplicate wins on lookup).
-public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// The members in order.
-    public private(set) var members: [(key: String, value: JSONValue)]
-
-    /// Creates an object from ordered members.
-    public init(_ members: [(key: String, value: JSONValue)] = []) {
-        self.members = members
-    }
-
-    /// Creates an object from a literal.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self.members = elements.map { (key: $0.0, value: $0.1) }
-    }
-
-    /// The value of the last member named `key`. Setting replaces it in place or appends it;
-    /// setting nil removes every member of that name.
-    public subscript(key: String) -> JSONValue? {
-        get {
-            var i = members.count - 1
-            while i >= 0 {
-                if members[i].key == key { return members[i].value }
-                i -= 1
-            }
-            return nil
-        }
-        set {
-            guard let newValue else {
-                members.removeAll { $0.key == key }
-                return
-            }
-            if let index = members.lastIndex(where: { $0.key == key }) {
-                members[index].value = newValue
-            } else {
-                members.append((key: key, value: newValue))
-            }
-        }
-    }
-
-    /// The keys in order.
-    public var keys: [String] { members.map(\.key) }
-
-    /// The number of members.
-    public var count: Int { members.count }
-
-    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
-        members.makeIterator()
-    }
-
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(members.count)
-        for member in members {
-            hasher.combine(member.key)
-            hasher.combine(member.value)
-        }
-    }
-}
-
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral

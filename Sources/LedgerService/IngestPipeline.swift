@@ -87,7 +87,7 @@ public final class IngestPipeline: Sendable {
             let renewal = try verified.renewalInfo.map(RenewalInfoPayload.init(json:))
             let record = try LedgerRecord(
                 notification: notification, transaction: transaction, renewal: renewal, evidence: nil)
-            return .record(record, evidence: Array(verified.signedPayload.utf8))
+            return .record(record, evidence: verified.signedPayloadBytes)
         } catch {
             // Apple's verifier decodes the payload into its type and reports a failure as a format error.
             return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.description)

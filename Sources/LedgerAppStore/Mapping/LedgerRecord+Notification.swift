@@ -61,13 +61,13 @@ extension LedgerRecord {
 
     /// Throws when a transaction and renewal info describe different subscriptions.
     static func checkSameSubscription(
-        _ transaction: TransactionPayload?, _ renewal: RenewalInfoPayload?, context: String
+        _ transaction: TransactionPayload?, _ renewal: RenewalInfoPayload?, context: @autoclosure () -> String
     ) throws(AppStoreError) {
         guard let transaction, let renewal else { return }
         guard transaction.originalTransactionId == renewal.originalTransactionId else {
             throw AppStoreError(
                 .inconsistent,
-                "\(context): the transaction belongs to subscription \(transaction.originalTransactionId) but "
+                "\(context()): the transaction belongs to subscription \(transaction.originalTransactionId) but "
                     + "the renewal info to \(renewal.originalTransactionId); the input is not one Apple sent",
                 path: "originalTransactionId")
         }
@@ -75,19 +75,19 @@ extension LedgerRecord {
 
     /// The one environment the candidates name (nil candidates ignored).
     static func agreedEnvironment(
-        _ candidates: [LedgerEnvironment?], context: String
+        _ candidates: [LedgerEnvironment?], context: @autoclosure () -> String
     ) throws(AppStoreError) -> LedgerEnvironment {
         let named = candidates.compactMap { $0 }
         guard let first = named.first else {
             throw AppStoreError(
                 .missingField,
-                "\(context) names no environment (Sandbox or Production); the ledger keeps the two apart and "
+                "\(context()) names no environment (Sandbox or Production); the ledger keeps the two apart and "
                     + "cannot place it", path: "environment")
         }
         if let other = named.first(where: { $0 != first }) {
             throw AppStoreError(
                 .inconsistent,
-                "\(context) mixes environments \(first) and \(other); the ledger never mixes sandbox and "
+                "\(context()) mixes environments \(first) and \(other); the ledger never mixes sandbox and "
                     + "production", path: "environment")
         }
         return first

@@ -56,7 +56,16 @@ public final class ChainVerifier: Sendable {
     public func validatedLeafKey(leaf: [UInt8], intermediate: [UInt8], at time: Int64)
         throws(VerificationError) -> ECPublicKey
     {
-        let key = ChainCache.key(leaf: leaf, intermediate: intermediate)
+        try validatedLeafKey(
+            leaf: leaf, intermediate: intermediate, key: ChainCache.key(leaf: leaf, intermediate: intermediate),
+            at: time)
+    }
+
+    /// `validatedLeafKey(leaf:intermediate:at:)` with the chain's cache key already made
+    /// (`ChainCache.key(leaf:intermediate:)`, which a cached `SigningHeader` holds).
+    func validatedLeafKey(leaf: [UInt8], intermediate: [UInt8], key: ByteKey, at time: Int64)
+        throws(VerificationError) -> ECPublicKey
+    {
         let entry: ChainCache.Entry
         if let cached = cache.withLock({ $0.lookup(key) }) {
             entry = cached

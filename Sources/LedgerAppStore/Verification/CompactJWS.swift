@@ -1,5 +1,11 @@
 import LedgerJSON
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A JWS in compact serialization (`header.payload.signature`, each base64url), split and decoded
 /// but not yet verified.
 ///
@@ -17,20 +23,37 @@ public struct CompactJWS: Sendable {
     public let signature: [UInt8]
     /// The bytes the signature covers: `base64url(header) "." base64url(payload)`.
     public let signingInput: ArraySlice<UInt8>
+    /// The whole JWS, UTF-8.
+    let bytes: [UInt8]
 
     /// Splits `text` and decodes its payload and signature. Anything but three base64url segments
     /// whose payload is a JSON object is `INVALID_JWT_FORMAT`.
     public init(_ text: String) throws(VerificationError) {
-        let bytes = Array(text.utf8)
+        try self.init(bytes: Self.utf8Bytes(of: text))
+    }
+
+    /// The UTF-8 bytes of `text`, copied with `memcpy` (`Array(text.utf8)` copies byte by byte, and a
+    /// notification's JWS is some 20 KB).
+    static func utf8Bytes(of text: String) -> [UInt8] {
+        text.utf8.withContiguousStorageIfAvailable(copy) ?? Array(text.utf8)
+    }
+
+    /// A copy of `source` made with `memcpy`.
+    static func copy(_ source: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: source.count) { buffer, initialized in
+            if let from = source.baseAddress, let to = buffer.baseAddress { memcpy(to, from, source.count) }
+            initialized = source.count
+        }
+    }
+
+    /// Splits UTF-8 `bytes` and decodes the payload and signature (see `init(_:)`).
+    init(bytes: [UInt8]) throws(VerificationError) {
         guard bytes.count <= Self.maximumByteCount else {
             throw VerificationError(
                 .invalidJWTFormat,
                 "the JWS is \(bytes.count) bytes, over the \(Self.maximumByteCount)-byte limit")
         }
-        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
-            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
-            !bytes[(second + 1)...].contains(UInt8(ascii: "."))
-        else {
+        guard let (first, second) = bytes.withUnsafeBufferPointer(Self.dots) else {
             throw VerificationError(
                 .invalidJWTFormat, "the text is not a compact JWS: expected 3 dot-separated segments")
         }
@@ -41,6 +64,22 @@ public struct CompactJWS: Sendable {
         }
         self.signature = signature
         self.signingInput = bytes[..<second]
+        self.bytes = bytes
+    }
+
+    /// The offsets of the two dots when `bytes` holds exactly two (`memchr`, not a byte loop: a
+    /// notification's JWS is some 20 KB).
+    private static func dots(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
+        guard let base = bytes.baseAddress else { return nil }
+        func dot(after start: Int) -> Int? {
+            guard start < bytes.count, let found = memchr(base + start, 0x2E, bytes.count - start) else {
+                return nil
+            }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+        guard let first = dot(after: 0), let second = dot(after: first + 1), dot(after: second + 1) == nil
+        else { return nil }
+        return (first, second)
     }
 
     /// Decodes the JOSE header (a JSON object), or throws `INVALID_JWT_FORMAT`.

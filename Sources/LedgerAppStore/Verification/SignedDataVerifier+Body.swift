@@ -37,6 +37,16 @@ extension SignedDataVerifier {
         return payload
     }
 
+    /// The `signedPayload` of a request body as UTF-8 bytes, with the errors of
+    /// `signedPayload(fromBody:)`. A body of Apple's exact shape, `{"signedPayload":"…"}` around plain
+    /// ASCII, is read without building a JSON value or a string.
+    static func signedPayloadBytes(fromBody body: [UInt8]) throws(VerificationError) -> [UInt8] {
+        if body.count <= maximumBodyByteCount, let range = JSONValue.soleStringMember("signedPayload", in: body) {
+            return body.withUnsafeBufferPointer { CompactJWS.copy(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+        return CompactJWS.utf8Bytes(of: try signedPayload(fromBody: body))
+    }
+
     /// The signed data in a file or request: a request body when it starts (after white space) with
     /// `{`, otherwise a compact JWS with surrounding white space removed.
     public static func signedData(fromInput input: [UInt8]) throws(VerificationError) -> String {

@@ -11,10 +11,17 @@ extension SignedDataVerifier {
     public func verifyNotification(_ signedPayload: String) throws(VerificationError)
         -> VerifiedNotification
     {
-        let envelope = try CompactJWS(signedPayload)
-        let payload = try verify(envelope, coveredBy: nil)
-        let covered =
-            configuration.nestedSignatures == .coveredByEnvelope ? envelope.headerSegment : nil
+        try verifyNotification(envelope: CompactJWS(signedPayload))
+    }
+
+    /// Extracts `signedPayload` from a request body and verifies it (see `verifyNotification(_:)`).
+    public func verifyNotification(body: [UInt8]) throws(VerificationError) -> VerifiedNotification {
+        try verifyNotification(envelope: CompactJWS(bytes: Self.signedPayloadBytes(fromBody: body)))
+    }
+
+    private func verifyNotification(envelope: CompactJWS) throws(VerificationError) -> VerifiedNotification {
+        let (payload, header) = try verifyReturningHeader(envelope, coveredBy: nil)
+        let covered = configuration.nestedSignatures == .coveredByEnvelope ? header : nil
         let identity = try NotificationIdentity(payload)
         if let expected = configuration.bundleId, identity.bundleId != expected {
             throw VerificationError(
@@ -50,13 +57,8 @@ extension SignedDataVerifier {
             }
         }
         return VerifiedNotification(
-            signedPayload: signedPayload, payload: .object(payload), transaction: transaction,
+            signedPayloadBytes: envelope.bytes, payload: .object(payload), transaction: transaction,
             renewalInfo: renewalInfo)
-    }
-
-    /// Extracts `signedPayload` from a request body and verifies it (see `verifyNotification(_:)`).
-    public func verifyNotification(body: [UInt8]) throws(VerificationError) -> VerifiedNotification {
-        try verifyNotification(try Self.signedPayload(fromBody: body))
     }
 }
 

@@ -61,31 +61,39 @@ public final class SignedDataVerifier: Sendable {
         try verify(CompactJWS(signedData), coveredBy: nil)
     }
 
-    /// Verifies `jws`. When `envelopeHeader` is the header segment of an envelope whose signature
-    /// was verified and covers `jws`, and `jws` carries the same header, the ECDSA step is skipped
-    /// (see `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
-    func verify(_ jws: CompactJWS, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+    /// Verifies `jws`. When `envelope` is the header of an envelope whose signature was verified and
+    /// covers `jws`, and `jws` carries the same header, the ECDSA step is skipped (see
+    /// `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
+    func verify(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?) throws(VerificationError) -> JSONObject {
+        try verifyReturningHeader(jws, coveredBy: envelope).payload
+    }
+
+    /// `verify(_:coveredBy:)`, also returning the checked header (nil when signatures are skipped), so
+    /// that an envelope's nested JWSes can be covered by it.
+    func verifyReturningHeader(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?)
         throws(VerificationError)
-        -> JSONObject
+        -> (payload: JSONObject, header: EnvelopeHeader?)
     {
         let signedDate = try SignedFields.signedDate(of: jws.payload)
         if configuration.skipsSignatureVerification {
             _ = try jws.decodedHeader()
-            return jws.payload
+            return (jws.payload, nil)
         }
         guard let chainVerifier else {
             throw VerificationError(
                 .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
         }
-        let header = try signingHeader(of: jws)
+        // The same header bytes as the envelope's decode to the same header: reuse it, no lookup.
+        let covered = envelope.map { $0.hasSegment(jws.headerSegment) } ?? false
+        let header = covered ? envelope!.header : try signingHeader(of: jws)
         let time = signedDate ?? now()
         let key = try chainVerifier.validatedLeafKey(
-            leaf: header.leaf, intermediate: header.intermediate, at: time)
+            leaf: header.leaf, intermediate: header.intermediate, key: header.chainKey, at: time)
         guard key.curve == .p256 else {
             throw VerificationError(
                 .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
         }
-        if let envelopeHeader, envelopeHeader.elementsEqual(jws.headerSegment) { return jws.payload }
+        if covered { return (jws.payload, envelope) }
         guard jws.signature.count == 64,
             let signature = try? ECDSASignature(rawRepresentation: jws.signature),
             key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
@@ -96,13 +104,13 @@ public final class SignedDataVerifier: Sendable {
                 "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
                     + " signed by the App Store")
         }
-        return jws.payload
+        return (jws.payload, EnvelopeHeader(segment: jws.headerSegment, header: header))
     }
 
     /// The checked header of `jws`, from the cache when this exact header was seen before (every JWS
     /// from one signer carries the same header).
     private func signingHeader(of jws: CompactJWS) throws(VerificationError) -> SigningHeader {
-        let key = ByteKey(jws.headerSegment)
+        let key = ByteKey(slice: jws.headerSegment)
         if let cached = headers.withLock({ $0[key] }) { return cached }
         let header = try SigningHeader(jws.decodedHeader())
         headers.withLock { $0.insert(header, for: key) }
@@ -115,10 +123,10 @@ public final class SignedDataVerifier: Sendable {
         try verifyTransaction(signedTransaction, coveredBy: nil)
     }
 
-    func verifyTransaction(_ signedTransaction: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+    func verifyTransaction(_ signedTransaction: String, coveredBy envelope: EnvelopeHeader?)
         throws(VerificationError) -> JSONValue
     {
-        let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelopeHeader)
+        let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelope)
         let bundleId = try SignedFields.string(payload, "bundleId")
         if let expected = configuration.bundleId, bundleId != expected {
             throw VerificationError(
@@ -135,10 +143,10 @@ public final class SignedDataVerifier: Sendable {
         try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil)
     }
 
-    func verifyRenewalInfo(_ signedRenewalInfo: String, coveredBy envelopeHeader: ArraySlice<UInt8>?)
+    func verifyRenewalInfo(_ signedRenewalInfo: String, coveredBy envelope: EnvelopeHeader?)
         throws(VerificationError) -> JSONValue
     {
-        let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelopeHeader)
+        let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelope)
         try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
         return .object(payload)
     }

@@ -1,11 +1,19 @@
 import LedgerJSON
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// What the verifier needs from a JOSE header once it has passed the header rules: the leaf and
 /// intermediate certificates, DER. `x5c[2]` is never decoded: the root comes from the
 /// configuration.
 struct SigningHeader: Sendable {
     let leaf: [UInt8]
     let intermediate: [UInt8]
+    /// The chain cache's key for this leaf and intermediate, made once with the header.
+    let chainKey: ByteKey
 
     /// Applies Apple's header rules: an `x5c` array of strings (`INVALID_JWT_FORMAT`), `alg` ES256
     /// (`INVALID_JWT_FORMAT`), exactly three certificates (`INVALID_CHAIN_LENGTH`), the first two
@@ -42,5 +50,24 @@ struct SigningHeader: Sendable {
         }
         self.leaf = leaf
         self.intermediate = intermediate
+        self.chainKey = ChainCache.key(leaf: leaf, intermediate: intermediate)
+    }
+}
+
+/// The header of an envelope whose signature verified: its segment as received and what it decoded to.
+/// A nested JWS whose header segment is byte for byte the same is covered by the envelope's signature
+/// (`NestedSignaturePolicy.coveredByEnvelope`) and reuses the decoded header.
+struct EnvelopeHeader: Sendable {
+    let segment: ArraySlice<UInt8>
+    let header: SigningHeader
+
+    /// Whether `other` is exactly the envelope's header segment.
+    func hasSegment(_ other: ArraySlice<UInt8>) -> Bool {
+        guard segment.count == other.count else { return false }
+        return segment.withUnsafeBytes { left in
+            other.withUnsafeBytes { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
     }
 }

@@ -3,8 +3,8 @@ import LedgerJSON
 /// A notification whose signature, chain, app and environment were verified, with its nested
 /// transaction and renewal info verified and decoded too.
 public struct VerifiedNotification: Sendable {
-    /// The JWS exactly as received (the evidence to keep).
-    public let signedPayload: String
+    /// The JWS exactly as received (the evidence to keep), UTF-8.
+    public let signedPayloadBytes: [UInt8]
     /// The decoded `responseBodyV2DecodedPayload` (a JSON object).
     public let payload: JSONValue
     /// The decoded `data.signedTransactionInfo`, when present.
@@ -12,11 +12,20 @@ public struct VerifiedNotification: Sendable {
     /// The decoded `data.signedRenewalInfo`, when present.
     public let renewalInfo: JSONValue?
 
+    /// The JWS exactly as received, as text (made on demand: ingest keeps the bytes).
+    public var signedPayload: String { String(decoding: signedPayloadBytes, as: UTF8.self) }
+
     /// Creates a verified notification (the verifier is the only intended caller).
     public init(
         signedPayload: String, payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?
     ) {
-        self.signedPayload = signedPayload
+        self.init(
+            signedPayloadBytes: CompactJWS.utf8Bytes(of: signedPayload), payload: payload,
+            transaction: transaction, renewalInfo: renewalInfo)
+    }
+
+    init(signedPayloadBytes: [UInt8], payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?) {
+        self.signedPayloadBytes = signedPayloadBytes
         self.payload = payload
         self.transaction = transaction
         self.renewalInfo = renewalInfo
