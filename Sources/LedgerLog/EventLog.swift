@@ -67,7 +67,7 @@ public final class EventLog: @unchecked Sendable {
         self.state = state
         self.recovery = recovery
         evidencePacks = EvidenceStore(
-            directory, fileSystem: fileSystem, writable: writerLock != nil, limit: EvidencePack.defaultLimit)
+            directory, fileSystem: fileSystem, writable: writerLock != nil, limit: Int64(options.evidencePackSize))
     }
 
     /// Opens the data directory for appending, creating it when needed.

@@ -23,7 +23,7 @@ enum EvidencePack {
     static let version: UInt8 = 1
     /// The largest body one entry holds.
     static let maxBody = Int(UInt32.max)
-    /// A pack is rolled (a new file started) once it holds at least this many bytes.
+    /// A pack is rolled (a new file started) once it holds at least this many bytes, unless the options say.
     static let defaultLimit: Int64 = 256 << 20
 
     /// What an entry's header says.
@@ -76,6 +76,26 @@ enum EvidencePack {
         return Header(
             length: Int(at.le32(8)), bodyCRC: at.le32(12),
             digest: EvidenceDigest(UnsafeRawBufferPointer(start: at + 16, count: 32)))
+    }
+
+    /// The offset of the first whole, valid entry (header and body checksums hold) in `bytes` after its first
+    /// byte, or nil: tells damage (valid entries follow) from a torn tail (nothing valid follows).
+    static func nextEntry(in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { raw -> Int? in
+            guard raw.count > headerSize else { return nil }
+            var position = 1
+            while position + headerSize <= raw.count {
+                if raw[position] == 0x4C, raw.baseAddress!.le32(position) == magic,
+                    let header = decodeHeader(raw.baseAddress! + position),
+                    position + headerSize + header.length <= raw.count,
+                    bodyHolds(header, UnsafeRawBufferPointer(rebasing: raw[(position + headerSize)..<(position + headerSize + header.length)]))
+                {
+                    return position
+                }
+                position += 1
+            }
+            return nil
+        }
     }
 
     /// Whether `body` matches the CRC-32C its header names.

@@ -92,8 +92,15 @@ extension EvidenceStore {
         let size = try fileSystem.fstat(fd).size
         var entries: [(digest: EvidenceDigest, location: EvidenceLocation)] = []
         var offset: Int64 = 0
-        while offset + Int64(EvidencePack.headerSize) <= size {
-            guard let header = try header(fd, at: offset), offset + header.entrySize <= size else { break }
+        while offset < size {
+            guard let header = try header(fd, at: offset), offset + header.entrySize <= size else {
+                // Damage, when a valid entry follows (left in place for `verify` and `audit` to report, and
+                // skipped); otherwise the torn tail.
+                let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
+                guard let next = EvidencePack.nextEntry(in: rest) else { break }
+                offset += Int64(next)
+                continue
+            }
             let body = try fileSystem.read(fd, count: header.length, at: offset + Int64(EvidencePack.headerSize))
             let holds = body.count == header.length && body.withUnsafeBytes { EvidencePack.bodyHolds(header, $0) }
             entries.append(
