@@ -88,7 +88,10 @@ enum EvidencePack {
                 if raw[position] == 0x4C, raw.baseAddress!.le32(position) == magic,
                     let header = decodeHeader(raw.baseAddress! + position),
                     position + headerSize + header.length <= raw.count,
-                    bodyHolds(header, UnsafeRawBufferPointer(rebasing: raw[(position + headerSize)..<(position + headerSize + header.length)]))
+                    bodyHolds(
+                        header,
+                        UnsafeRawBufferPointer(
+                            rebasing: raw[(position + headerSize)..<(position + headerSize + header.length)]))
                 {
                     return position
                 }

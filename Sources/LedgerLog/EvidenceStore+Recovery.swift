@@ -59,7 +59,8 @@ extension EvidenceStore {
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
 
     /// Indexes a pack's entries from where it was scanned up to, reading headers only; stops at the first header

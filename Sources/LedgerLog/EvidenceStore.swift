@@ -93,7 +93,8 @@ final class EvidenceStore: @unchecked Sendable {
                         }
                     }
                     let length = batch[item.position].count
-                    locations.append(EvidenceLocation(pack: target.number, offset: target.end + Int64(at), length: length))
+                    locations.append(
+                        EvidenceLocation(pack: target.number, offset: target.end + Int64(at), length: length))
                     at += EvidencePack.headerSize + length
                 }
             }
