@@ -145,8 +145,7 @@ extension EvidenceStore {
             do {
                 try fileSystem.fdatasync(current.fd)
             } catch {
-                state.suspect.formUnion(state.unsynced)
-                state.unsynced.removeAll()
+                failedSyncLocked()
                 throw error
             }
         }

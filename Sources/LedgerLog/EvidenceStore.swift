@@ -1,6 +1,29 @@
 import LedgerCrypto
 import LedgerSystem
 
+/// Framed entries written with one write, kept in memory until a sync covers them.
+struct PendingBlock {
+    /// The framed entries.
+    var bytes: [UInt8]
+    /// Each entry's digest, offset in `bytes` and body length.
+    var entries: [(digest: EvidenceDigest, offset: Int, length: Int)] = []
+    /// The order in which blocks were written.
+    var serial = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// One block holding the entries of several, in order.
+    init(merging blocks: [PendingBlock]) {
+        bytes = []
+        bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.bytes.count })
+        for block in blocks {
+            let base = bytes.count
+            bytes.append(contentsOf: block.bytes)
+            entries.append(contentsOf: block.entries.map { ($0.digest, base + $0.offset, $0.length) })
+        }
+    }
+}
+
 /// The evidence packs of one data directory: appends bodies (one write per call), makes them durable with one
 /// `fdatasync` of the pack, and finds a body by its SHA-256 through an in-memory index built from the entry
 /// headers.
@@ -27,10 +50,13 @@ final class EvidenceStore: @unchecked Sendable {
         var current: (number: UInt32, fd: FileDescriptor, end: Int64)?
         /// The end of the current pack at its last successful `fdatasync` (or creation).
         var syncedEnd: Int64 = 0
-        /// Entries written to the current pack since that sync.
-        var unsynced: [EvidenceDigest] = []
-        /// Entries whose `fdatasync` failed: they may be lost, so storing them again writes them again.
-        var suspect: Set<EvidenceDigest> = []
+        /// The blocks written to the current pack since that sync (kept until a sync covers them).
+        var unsynced: [PendingBlock] = []
+        /// Blocks a failed sync should have covered: the kernel may have dropped them, so the next sync writes
+        /// them again first.
+        var rewrite: [PendingBlock] = []
+        /// The serial number of the next block written.
+        var nextSerial = 1
         /// Where every body is.
         var index: [EvidenceDigest: EvidenceLocation] = [:]
         /// Set when a failed write could not be cut off the current pack: the next write cuts it first.
@@ -55,8 +81,8 @@ final class EvidenceStore: @unchecked Sendable {
     /// The path of pack `number`.
     func path(_ number: UInt32) -> String { Path.join(folder, EvidencePack.name(number)) }
 
-    /// Stores bodies whose SHA-256 are `digests`; bodies already stored (and not suspect) are skipped. With
-    /// `durable`, returns once every one of them is durable.
+    /// Stores bodies whose SHA-256 are `digests`; bodies already stored are skipped. With `durable`, returns once
+    /// every one of them is durable.
     func put(_ batch: [[UInt8]], digests: [[UInt8]], durable: Bool, legacyPath: (EvidenceDigest) -> String)
         throws(SystemError)
     {
@@ -68,7 +94,7 @@ final class EvidenceStore: @unchecked Sendable {
             for (position, digestBytes) in digests.enumerated() {
                 let digest = EvidenceDigest(digestBytes)!
                 guard seen.insert(digest).inserted else { continue }
-                if let found = state.index[digest], !found.damaged, !state.suspect.contains(digest) { continue }
+                if let found = state.index[digest], !found.damaged { continue }
                 if state.hasLegacy, let status = try fileSystem.stat(legacyPath(digest)),
                     status.size == Int64(batch[position].count)
                 {
@@ -78,11 +104,9 @@ final class EvidenceStore: @unchecked Sendable {
                 total += EvidencePack.headerSize + batch[position].count
             }
             guard !pending.isEmpty else { return }
-            let target = try currentLocked()
-            var block = [UInt8](repeating: 0, count: total)
-            var locations: [EvidenceLocation] = []
-            locations.reserveCapacity(pending.count)
-            block.withUnsafeMutableBytes { raw in
+            var block = PendingBlock(bytes: [UInt8](repeating: 0, count: total))
+            block.entries.reserveCapacity(pending.count)
+            block.bytes.withUnsafeMutableBytes { raw in
                 var at = 0
                 for item in pending {
                     batch[item.position].withUnsafeBytes { body in
@@ -93,53 +117,75 @@ final class EvidenceStore: @unchecked Sendable {
                         }
                     }
                     let length = batch[item.position].count
-                    locations.append(
-                        EvidenceLocation(pack: target.number, offset: target.end + Int64(at), length: length))
+                    block.entries.append((item.digest, at, length))
                     at += EvidencePack.headerSize + length
                 }
             }
-            do throws(SystemError) {
-                try fileSystem.writeAll(target.fd, block, at: target.end)
-            } catch {
-                // Cut the partial entries off again, so nothing after them is written behind a hole.
-                if (try? fileSystem.ftruncate(target.fd, size: target.end)) == nil { state.dirtyEnd = target.end }
-                throw error
-            }
-            for (item, location) in zip(pending, locations) {
-                state.index[item.digest] = location
-                state.suspect.remove(item.digest)
-                state.unsynced.append(item.digest)
-            }
-            state.current!.end = target.end + Int64(total)
-            state.scanned[target.number] = state.current!.end
+            try appendLocked(block)
         }
         if durable { try sync() }
     }
 
+    /// Writes a block of framed entries at the current pack's end with one write, indexes them and keeps the block
+    /// until a sync covers it. A failed write is cut off again.
+    private func appendLocked(_ block: PendingBlock) throws(SystemError) {
+        let target = try currentLocked()
+        do throws(SystemError) {
+            try fileSystem.writeAll(target.fd, block.bytes, at: target.end)
+        } catch {
+            // Cut the partial entries off again, so nothing after them is written behind a hole.
+            if (try? fileSystem.ftruncate(target.fd, size: target.end)) == nil { state.dirtyEnd = target.end }
+            throw error
+        }
+        for entry in block.entries {
+            state.index[entry.digest] = EvidenceLocation(
+                pack: target.number, offset: target.end + Int64(entry.offset), length: entry.length)
+        }
+        state.current!.end = target.end + Int64(block.bytes.count)
+        state.scanned[target.number] = state.current!.end
+        var kept = block
+        kept.serial = state.nextSerial
+        state.nextSerial += 1
+        state.unsynced.append(kept)
+    }
+
     /// Makes every entry written so far durable: one `fdatasync` of the current pack (earlier packs were synced
-    /// when they were rolled). When it fails, the entries it should have covered are written again by the next
-    /// put of the same bytes.
+    /// when they were rolled). When a sync fails, the kernel may have dropped the pages it was writing, so every
+    /// entry not yet known durable is written again (from memory) before the next sync.
     func sync() throws(SystemError) {
-        let target: (number: UInt32, fd: FileDescriptor, end: Int64, count: Int)? = lock.withLock {
+        let target: (number: UInt32, fd: FileDescriptor, end: Int64, serial: Int)? = try lock.withLock {
+            () throws(SystemError) in
+            if !state.rewrite.isEmpty {
+                let again = PendingBlock(merging: state.rewrite)
+                state.rewrite.removeAll()
+                do throws(SystemError) {
+                    try appendLocked(again)
+                } catch {
+                    state.rewrite.insert(again, at: 0)
+                    throw error
+                }
+            }
             guard let current = state.current, current.end > state.syncedEnd else { return nil }
-            return (current.number, current.fd, current.end, state.unsynced.count)
+            return (current.number, current.fd, current.end, state.nextSerial - 1)
         }
         guard let target else { return }
         do {
             try fileSystem.fdatasync(target.fd)
         } catch {
-            lock.withLock {
-                guard state.current?.number == target.number else { return }
-                state.suspect.formUnion(state.unsynced)
-                state.unsynced.removeAll()
-            }
+            lock.withLock { failedSyncLocked() }
             throw error
         }
         lock.withLock {
-            guard state.current?.number == target.number, target.end > state.syncedEnd else { return }
-            state.syncedEnd = target.end
-            state.unsynced.removeFirst(min(target.count, state.unsynced.count))
+            guard state.current?.number == target.number else { return }
+            state.syncedEnd = max(state.syncedEnd, target.end)
+            state.unsynced.removeAll { $0.serial <= target.serial }
         }
+    }
+
+    /// After a failed sync: every block not known durable is to be written again.
+    func failedSyncLocked() {
+        state.rewrite.append(contentsOf: state.unsynced)
+        state.unsynced.removeAll()
     }
 
     /// The body stored under `digest` and where it was read; nil when the packs do not hold it.

@@ -163,19 +163,44 @@ import Testing
         #expect(try EventLog.verify(at: temp.data).ok)
     }
 
-    @Test func aFailedSyncMakesTheNextPutOfTheSameBytesWriteThemAgain() throws {
+    @Test func afterAFailedSyncTheUnsyncedEntriesAreWrittenAgainBeforeTheNextSync() throws {
         let temp = TempDirectory()
         let fs = FaultInjectingFileSystem()
         let log = try openWriter(temp.data, fileSystem: fs)
         defer { log.close() }
+        let entrySize = Int64(EvidencePack.headerSize + 60)
         try webhook(log, 1)
         fs.inject(Fault(.fsync, .error(EIO), pathContains: "/evidence/pack-", times: 1))
         #expect(throws: LogError(.io, "")) { try webhook(log, 2) }
         let size = fileSize(packPaths(temp.data)[0])
-        try webhook(log, 2)  // the retry: the unsynced copy may be lost, so it is written again
-        #expect(fileSize(packPaths(temp.data)[0]) == size + Int64(EvidencePack.headerSize + 60))
+        // Body 3 is stored, then the sync writes body 2 again (the kernel may have dropped the pages the failed
+        // sync was writing) before it syncs both.
         try webhook(log, 3)
-        _ = try log.putEvidence(body(3))
-        #expect(fileSize(packPaths(temp.data)[0]) == size + 2 * Int64(EvidencePack.headerSize + 60))
+        #expect(fileSize(packPaths(temp.data)[0]) == size + 2 * entrySize)
+        let second = try #require(log.evidenceLocation(SHA256.hash(body(2))))
+        #expect(second.offset == size + entrySize)
+        try webhook(log, 2)  // Apple's retry: already stored, nothing more is written
+        #expect(fileSize(packPaths(temp.data)[0]) == size + 2 * entrySize)
+        for n in 1...3 { #expect(try log.evidence(SHA256.hash(body(n))) == body(n)) }
+    }
+
+    /// A webhook's evidence stored before another caller's sync failed, and its record appended after: the
+    /// record's batch writes that evidence again before its own sync, so the record never outlives it.
+    @Test func evidenceStoredBeforeAFailedSyncIsRewrittenForALaterRecord() throws {
+        let temp = TempDirectory()
+        let fs = FaultInjectingFileSystem()
+        let log = try openWriter(temp.data, fileSystem: fs)
+        defer { log.close() }
+        let entrySize = Int64(EvidencePack.headerSize + 60)
+        _ = try log.putEvidence(batch: [body(1)], durable: false)
+        fs.inject(Fault(.fsync, .error(EIO), pathContains: "/evidence/pack-", times: 1))
+        #expect(throws: LogError(.io, "")) { _ = try log.putEvidence(batch: [body(2)]) }
+        var record = entry(1)
+        record.payload = SHA256.hash(body(1))
+        _ = try log.append([record], syncingEvidenceFirst: true)
+        #expect(fileSize(packPaths(temp.data)[0]) == 4 * entrySize)
+        #expect(try #require(log.evidenceLocation(SHA256.hash(body(1)))).offset == 2 * entrySize)
+        #expect(try log.evidence(SHA256.hash(body(1))) == body(1))
+        #expect(try log.evidence(SHA256.hash(body(2))) == body(2))
     }
 }
