@@ -7,7 +7,8 @@ import LedgerSystem
 /// LOCK                      the writer's flock; holds the holder's pid and command line
 /// log/<20-digit seq>.seg    segments, named by their first record's seq
 /// index/<name>              derived files (indexes, snapshots): rebuilt when stale or damaged
-/// evidence/<2 hex>/<62 hex> raw signed payloads, named by their SHA-256
+/// evidence/pack-<8 digits>  raw signed payloads appended to packs, found by their SHA-256
+/// evidence/<2 hex>/<62 hex> raw signed payloads of earlier versions, one file each (still read)
 /// lost+found/               bytes cut from a torn tail, kept for inspection
 /// ```
 struct DataDirectory: Sendable {

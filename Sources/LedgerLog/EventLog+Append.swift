@@ -76,7 +76,7 @@ extension EventLog {
     }
 
     /// Appends entries whose evidence was stored with ``putEvidence(batch:durable:)`` and `durable: false`: the
-    /// batch that writes them first makes every stored evidence file durable (one `syncfs` for all the batch's
+    /// batch that writes them first makes the evidence pack durable (one `fdatasync` for all the batch's
     /// callers), then writes and syncs the records, so a durable record never references missing evidence and
     /// concurrent webhooks share both flushes.
     public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {

@@ -1,17 +1,7 @@
 import LedgerCrypto
 import LedgerSystem
-import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// Distinguishes temporary evidence files written concurrently by one process.
-private let evidenceCounter = Atomic<Int>(0)
-
-/// Where one piece of evidence lives: `<root>/<first 2 hex>/<other hex>`, built in one pass over the digest.
+/// Where earlier versions kept one piece of evidence: `<root>/<first 2 hex>/<other hex>`, built in one pass over the digest.
 struct EvidencePath {
     /// The folder, `<root>/<first 2 hex>`.
     var folder: String
@@ -39,24 +29,10 @@ struct EvidencePath {
     }
 }
 
-/// The evidence folders a log created or found, so later pieces skip the `stat` and `mkdir` of their folder.
-final class EvidenceFolders: Sendable {
-    private let known = Mutex<Set<String>>([])
-
-    /// Whether `folder` is known to exist.
-    func contains(_ folder: String) -> Bool { known.withLock { $0.contains(folder) } }
-
-    /// Records folders that exist.
-    func insert(_ folders: Set<String>) {
-        guard !folders.isEmpty else { return }
-        known.withLock { $0.formUnion(folders) }
-    }
-}
-
 extension EventLog {
-    /// Stores raw evidence (e.g. a signed notification payload) content-addressed by its SHA-256, durably
-    /// (file and directory fsynced) before returning the digest. Storing the same bytes again is a no-op.
-    /// Store the evidence before appending the record that references it.
+    /// Stores raw evidence (e.g. a signed notification payload) content-addressed by its SHA-256, durably, before
+    /// returning the digest. Storing the same bytes again is a no-op. Store the evidence before appending the
+    /// record that references it.
     @discardableResult
     public func putEvidence(_ bytes: [UInt8]) throws(LogError) -> [UInt8] {
         try putEvidence(batch: [bytes])[0]
@@ -64,105 +40,70 @@ extension EventLog {
 
     /// Stores several pieces of evidence durably; returns their digests in order.
     ///
-    /// Each piece is written to a temporary file beside its final name, made durable, then renamed, and the
-    /// renames made durable. A few pieces get an fsync each; a larger batch is written without per-file
-    /// fsyncs and made durable with one `syncfs` before and one after the renames (two journal commits instead
-    /// of one per file).
+    /// The new pieces are appended to the current evidence pack with one write, made durable with one
+    /// `fdatasync` of the pack.
     public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
         try putEvidence(batch: batch, durable: true)
     }
 
-    /// Stores evidence; with `durable: false` the files are written and renamed into place without any sync,
-    /// and the caller must append the records that reference them with
-    /// ``append(_:syncingEvidenceFirst:)`` and `true`, which makes them durable before the records.
+    /// Stores evidence; with `durable: false` the pieces are appended to the pack without a sync, and the caller
+    /// must append the records that reference them with ``append(_:syncingEvidenceFirst:)`` and `true`, which
+    /// makes them durable (one `fdatasync` of the pack for the whole group commit) before the records.
     public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
-        var digests: [[UInt8]] = []
-        digests.reserveCapacity(batch.count)
-        var pending: [(bytes: [UInt8], path: EvidencePath)] = []
-        var seen: Set<String> = []
-        do throws(SystemError) {
-            for bytes in batch {
-                let digest = SHA256.hash(bytes)
-                digests.append(digest)
-                let path = EvidencePath(root: directory.evidence, digest: digest)
-                guard seen.insert(path.file).inserted else { continue }
-                if let status = try fileSystem.stat(path.file), status.size == Int64(bytes.count) { continue }
-                pending.append((bytes, path))
+        for bytes in batch where bytes.count > EvidencePack.maxBody {
+            throw LogError(.invalidEntry, "a piece of evidence holds at most 4 GiB (got \(bytes.count) bytes)")
+        }
+        let digests = batch.map { SHA256.hash($0) }
+        let root = directory.evidence
+        do {
+            try evidencePacks.put(batch, digests: digests, durable: durable) { digest in
+                withUnsafeBytes(of: digest) { EvidencePath(root: root, digest: Array($0)).file }
             }
         } catch {
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
         }
-        guard !pending.isEmpty else { return digests }
-        let perFile = durable && pending.count < Self.evidenceBatchThreshold
-        var written: [(temporary: String, final: String)] = []
-        var directories: Set<String> = []
-        do throws(SystemError) {
-            for item in pending {
-                let folder = item.path.folder
-                if !directories.contains(folder) && !evidenceFolders.contains(folder) {
-                    try fileSystem.createDirectories(folder)
-                }
-                let number = evidenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
-                let temporary = "\(item.path.file).tmp-\(getpid())-\(number)"
-                let options = OpenOptions(access: .writeOnly, create: true, truncate: true)
-                let fd: FileDescriptor
-                do {
-                    fd = try fileSystem.open(temporary, options)
-                } catch  where error.code == .notFound {
-                    // A folder remembered from earlier may have been removed since: create it and try again.
-                    try fileSystem.createDirectories(folder)
-                    fd = try fileSystem.open(temporary, options)
-                }
-                do throws(SystemError) {
-                    try fileSystem.writeAll(fd, item.bytes, at: 0)
-                    if perFile { try fileSystem.fsync(fd) }
-                    try fileSystem.close(fd)
-                } catch {
-                    try? fileSystem.close(fd)
-                    try? fileSystem.unlink(temporary)
-                    throw error
-                }
-                written.append((temporary, item.path.file))
-                directories.insert(folder)
-            }
-            if durable && !perFile { try fileSystem.syncFileSystem(directory.evidence) }
-            for file in written { try fileSystem.rename(file.temporary, to: file.final) }
-            if perFile {
-                for folder in directories { try fileSystem.fsyncDirectory(folder) }
-            } else if durable {
-                try fileSystem.syncFileSystem(directory.evidence)
-            }
-        } catch {
-            for file in written { try? fileSystem.unlink(file.temporary) }
-            throw LogError.system(error, "storing evidence in \(directory.evidence)")
-        }
-        evidenceFolders.insert(directories)
         return digests
     }
 
-    /// From this many new pieces on, a batch is made durable with `syncfs` instead of an fsync per file.
-    static let evidenceBatchThreshold = 8
-
-    /// The evidence with this SHA-256, or nil when none is stored.
-    /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name.
+    /// The evidence with this SHA-256, or nil when none is stored. Looks in the evidence packs, then at the
+    /// per-file path earlier versions wrote (`evidence/<2 hex>/<62 hex>`).
+    /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name (or their
+    ///   pack entry fails its checksum).
     public func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]? {
-        let path = evidencePath(sha256)
-        let bytes: [UInt8]?
-        do {
-            bytes = try fileSystem.readFile(path)
-        } catch {
-            throw LogError.system(error, "reading evidence \(path)")
+        guard let digest = EvidenceDigest(sha256) else { return nil }
+        let bytes: [UInt8]
+        let source: String
+        if let packed = try evidencePacks.read(digest) {
+            bytes = packed
+            source = evidenceLocation(sha256).map { "at byte \($0.offset) of \($0.path)" } ?? "in the packs"
+        } else {
+            let path = evidencePath(sha256)
+            let file: [UInt8]?
+            do {
+                file = try fileSystem.readFile(path)
+            } catch {
+                throw LogError.system(error, "reading evidence \(path)")
+            }
+            guard let file else { return nil }
+            bytes = file
+            source = path
         }
-        guard let bytes else { return nil }
         guard SHA256.hash(bytes) == sha256 else {
             throw LogError(
-                .evidenceDamaged, "evidence \(path) no longer matches its SHA-256; restore it from a backup")
+                .evidenceDamaged, "evidence \(source) no longer matches its SHA-256; restore it from a backup")
         }
         return bytes
     }
 
-    /// Where the evidence with this digest lives: `evidence/<first 2 hex>/<other 62 hex>`.
+    /// Where the evidence with this digest is in the packs: the pack's path, the entry's offset (its header; the
+    /// body follows after 56 bytes) and the body's length. Nil when no pack holds it.
+    public func evidenceLocation(_ sha256: [UInt8]) -> (path: String, offset: Int64, length: Int)? {
+        EvidenceDigest(sha256).flatMap { evidencePacks.location($0) }
+    }
+
+    /// Where earlier versions kept the evidence with this digest, one file each:
+    /// `evidence/<first 2 hex>/<other 62 hex>` (still read by ``evidence(_:)``).
     public func evidencePath(_ sha256: [UInt8]) -> String {
         EvidencePath(root: directory.evidence, digest: sha256).file
     }

@@ -61,8 +61,8 @@ public struct RepairReport: Sendable, Hashable {
 
 extension EventLog {
     /// Checks every segment header and record — checksum, gap-free seq, time order and the whole hash chain —
-    /// without writing anything and without the lock, and reports the first problem with its segment, offset and
-    /// record.
+    /// and the framing of every evidence pack entry (header and body checksums), without writing anything and
+    /// without the lock, and reports the first problem with its segment (or pack), offset and record.
     /// - Parameters:
     ///   - expectHead: a pinned chain hash; the check fails unless it is the hash of record `expectSeq`
     ///     (or of the head when `expectSeq` is nil). Any rewrite of history up to there changes it.
@@ -102,6 +102,7 @@ extension EventLog {
                 kind: .damagedSegmentHeader, segment: nil, offset: nil, seq: nil,
                 message: "\(layout.meta) is missing although the log holds records; restore it from a backup")
         }
+        if report.problem == nil { report.problem = try EvidenceStore.verify(layout, fileSystem: fileSystem) }
         if let expectHead, report.problem == nil || expectSeq != nil {
             let actual = expectSeq == nil ? headHash : pinned
             if actual != expectHead {

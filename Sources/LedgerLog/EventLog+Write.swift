@@ -14,7 +14,7 @@ struct WriteContext {
     var environment: String
     var metaWritten: Bool
     var dirtyTail: (segment: Int, size: Int64)?
-    /// Whether evidence stored without a sync must be made durable before the records are written.
+    /// Whether evidence stored without a sync must be made durable (the pack synced) before the records.
     var syncEvidenceFirst = false
 }
 
@@ -33,7 +33,7 @@ extension EventLog {
             if !context.metaWritten { try bind(environment: context.environment) }
             if context.syncEvidenceFirst {
                 do {
-                    try fileSystem.syncFileSystem(directory.evidence)
+                    try evidencePacks.sync()
                 } catch {
                     throw LogError.system(error, "making the batch's evidence durable in \(directory.evidence)")
                 }

@@ -18,8 +18,8 @@ public final class EventLog: @unchecked Sendable {
     let writerLock: WriterLock?
     let lock = ConditionLock()
     var state: State
-    /// The evidence folders known to exist (thread-safe on its own).
-    let evidenceFolders = EvidenceFolders()
+    /// The evidence packs (thread-safe on their own).
+    let evidencePacks: EvidenceStore
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
@@ -66,6 +66,8 @@ public final class EventLog: @unchecked Sendable {
         self.writerLock = writerLock
         self.state = state
         self.recovery = recovery
+        evidencePacks = EvidenceStore(
+            directory, fileSystem: fileSystem, writable: writerLock != nil, limit: Int64(options.evidencePackSize))
     }
 
     /// Opens the data directory for appending, creating it when needed.
@@ -139,6 +141,7 @@ public final class EventLog: @unchecked Sendable {
             return state.segments
         }
         for segment in segments { try? fileSystem.close(segment.fd) }
+        evidencePacks.close()
         writerLock?.release(fileSystem)
     }
 

@@ -15,16 +15,20 @@ public struct LogOptions: Sendable {
     /// Recompute every chain hash on open (otherwise only past the index files' checkpoint; checksums are always
     /// checked). `verify` always checks the whole chain.
     public var verifyChainOnOpen: Bool
+    /// An evidence pack is rolled (a new `evidence/pack-…` file started) once it holds at least this many bytes.
+    /// Default 256 MiB.
+    public var evidencePackSize: Int
 
     /// Creates options.
     public init(
         segmentSize: Int = 128 << 20, checkpointInterval: Int = 1_000_000, maxBatchRecords: Int = 65_536,
-        verifyChainOnOpen: Bool = false
+        verifyChainOnOpen: Bool = false, evidencePackSize: Int = 256 << 20
     ) {
         self.segmentSize = min(max(segmentSize, 4096), 1 << 31)
         self.checkpointInterval = checkpointInterval
         self.maxBatchRecords = max(1, maxBatchRecords)
         self.verifyChainOnOpen = verifyChainOnOpen
+        self.evidencePackSize = max(evidencePackSize, 1)
     }
 }
 

@@ -20,13 +20,15 @@ public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
         public static let damagedSegmentHeader = Kind("damagedSegmentHeader")
         /// Files from a newer format version.
         public static let newerVersion = Kind("newerVersion")
+        /// An evidence pack entry fails its checksum or cannot be read, before the pack's end.
+        public static let damagedEvidence = Kind("damagedEvidence")
         /// The head differs from the expected head.
         public static let headMismatch = Kind("headMismatch")
     }
 
     /// What is wrong.
     public var kind: Kind
-    /// The segment file, when the problem is in one.
+    /// The segment file (or `evidence/pack-…` file), when the problem is in one.
     public var segment: String?
     /// The byte offset in that segment.
     public var offset: Int64?

@@ -23,7 +23,7 @@ import Testing
         Case(operation: .write, errno: ENOSPC, path: "/evidence/"),
         Case(operation: .fsync, errno: ENOSPC, path: ".seg"),
         Case(operation: .fsync, errno: EIO, path: ".seg"),
-        Case(operation: .fsyncDirectory, errno: EIO, path: "/evidence"),  // the evidence made durable (syncfs)
+        Case(operation: .fsync, errno: EIO, path: "/evidence/"),  // the evidence made durable (the pack's fdatasync)
     ]
 
     @Test(arguments: cases)

@@ -40,11 +40,12 @@ import Testing
         let log = try EventLog.openReader(at: workspace.data)
         let record = try log.record(seq: 2)
         let entry = try LedgerRecord(decoding: record.payload)
-        let path = log.evidencePath(try #require(entry.evidence))
+        let digest = try #require(entry.evidence)
+        let stored = try #require(log.evidenceLocation(digest))
         log.close()
-        var bytes = Array(readFile(path))
-        bytes[bytes.count / 2] ^= 0x01
-        write(path, bytes: bytes)
+        var bytes = Array(readFile(stored.path))
+        bytes[Int(stored.offset) + 56 + stored.length / 2] ^= 0x01  // a byte of the body (after its 56-byte header)
+        write(stored.path, bytes: bytes)
         let result = ledger(audit)
         #expect(result.code == 1)
         let failed = result.json?["findings"]?.array?.filter { $0["evidence"] == "failed" }

@@ -1,0 +1,171 @@
+import LedgerSystem
+
+/// What the writer's open cut off the last evidence pack.
+struct EvidenceRecovery: Sendable, Equatable {
+    /// The pack's file name.
+    var pack: String
+    /// Where the cut started (the byte after the last valid entry).
+    var offset: Int64
+    /// How many bytes were cut.
+    var bytesCut: Int64
+    /// Where the cut bytes were kept.
+    var savedAs: String
+}
+
+extension EvidenceStore {
+    /// Finds the packs (and whether old per-file evidence exists) and indexes them, once. A writer checks every
+    /// body of the last pack, cuts a torn tail after its last valid entry and syncs it.
+    func loadLocked() throws(SystemError) {
+        guard !state.loaded else { return }
+        let numbers = try listLocked()
+        for (position, number) in numbers.enumerated() where state.packs[number] == nil {
+            let last = position == numbers.count - 1
+            let access: OpenOptions = OpenOptions(access: writable && last ? .readWrite : .readOnly)
+            state.packs[number] = try fileSystem.open(path(number), access)
+            state.scanned[number] = 0
+        }
+        for (position, number) in numbers.enumerated() {
+            if writable && position == numbers.count - 1 {
+                try recoverLastLocked(number)
+            } else {
+                try scanHeadersLocked(number)
+            }
+        }
+        state.loaded = true
+    }
+
+    /// Looks again for entries and packs a writer added since (a reader's miss).
+    func refreshLocked() throws(SystemError) {
+        let numbers = try listLocked()
+        for number in numbers where state.packs[number] == nil {
+            state.packs[number] = try fileSystem.open(path(number), OpenOptions(access: .readOnly))
+            state.scanned[number] = 0
+        }
+        for number in numbers { try scanHeadersLocked(number) }
+    }
+
+    /// The pack numbers in the evidence folder, ascending; notes whether old per-file evidence exists.
+    private func listLocked() throws(SystemError) -> [UInt32] {
+        guard let status = try fileSystem.stat(folder), status.isDirectory else { return [] }
+        var numbers: [UInt32] = []
+        for name in try fileSystem.readDirectory(folder) {
+            if let number = EvidencePack.number(name: name) {
+                numbers.append(number)
+            } else if name.utf8.count == 2 && name.utf8.allSatisfy({ Self.isHex($0) }) {
+                state.hasLegacy = true
+            }
+        }
+        return numbers.sorted()
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+    }
+
+    /// Indexes a pack's entries from where it was scanned up to, reading headers only; stops at the first header
+    /// that is not valid or whose body is not all there (a reader may race a writer; `verify` reports damage).
+    private func scanHeadersLocked(_ number: UInt32) throws(SystemError) {
+        guard let fd = state.packs[number] else { return }
+        let size = try fileSystem.fstat(fd).size
+        var offset = state.scanned[number] ?? 0
+        while offset + Int64(EvidencePack.headerSize) <= size {
+            let decoded = try header(fd, at: offset)
+            guard let decoded, offset + decoded.entrySize <= size else { break }
+            state.index[decoded.digest] = EvidenceLocation(pack: number, offset: offset, length: decoded.length)
+            offset += decoded.entrySize
+        }
+        state.scanned[number] = offset
+    }
+
+    /// The valid entry header at `offset`, or nil.
+    func header(_ fd: FileDescriptor, at offset: Int64) throws(SystemError) -> EvidencePack.Header? {
+        let bytes = try fileSystem.read(fd, count: EvidencePack.headerSize, at: offset)
+        guard bytes.count == EvidencePack.headerSize else { return nil }
+        return bytes.withUnsafeBytes { EvidencePack.decodeHeader($0.baseAddress!) }
+    }
+
+    /// Checks every entry of the writer's last pack, header and body: indexes the valid ones (a bad body followed
+    /// by valid entries as damaged), cuts the tail after the last valid entry (keeping the bytes in
+    /// `lost+found`), and syncs the pack, which becomes the current one.
+    private func recoverLastLocked(_ number: UInt32) throws(SystemError) {
+        guard let fd = state.packs[number] else { return }
+        let size = try fileSystem.fstat(fd).size
+        var entries: [(digest: EvidenceDigest, location: EvidenceLocation)] = []
+        var offset: Int64 = 0
+        while offset < size {
+            guard let header = try header(fd, at: offset), offset + header.entrySize <= size else {
+                // Damage, when a valid entry follows (left in place for `verify` and `audit` to report, and
+                // skipped); otherwise the torn tail.
+                let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
+                guard let next = EvidencePack.nextEntry(in: rest) else { break }
+                offset += Int64(next)
+                continue
+            }
+            let body = try fileSystem.read(fd, count: header.length, at: offset + Int64(EvidencePack.headerSize))
+            let holds = body.count == header.length && body.withUnsafeBytes { EvidencePack.bodyHolds(header, $0) }
+            entries.append(
+                (header.digest, EvidenceLocation(pack: number, offset: offset, length: header.length, damaged: !holds)))
+            offset += header.entrySize
+        }
+        // Bad bodies at the very end are a torn write, not damage: nothing durable refers to them.
+        while let last = entries.last, last.location.damaged {
+            offset = last.location.offset
+            entries.removeLast()
+        }
+        for item in entries { state.index[item.digest] = item.location }
+        if offset < size {
+            let cut = try fileSystem.read(fd, count: Int(size - offset), at: offset)
+            try fileSystem.createDirectories(lostAndFound)
+            let saved = Path.join(lostAndFound, "\(EvidencePack.name(number)).\(offset).\(wallClockMillis()).tail")
+            try fileSystem.writeFileDurably(saved, cut)
+            try fileSystem.ftruncate(fd, size: offset)
+            try fileSystem.fsync(fd)
+            state.recovery = EvidenceRecovery(
+                pack: EvidencePack.name(number), offset: offset, bytesCut: size - offset, savedAs: saved)
+        } else {
+            // A writer that closed without a crash leaves its last entries unsynced: sync them before relying on
+            // them.
+            try fileSystem.fdatasync(fd)
+        }
+        state.scanned[number] = offset
+        state.current = (number, fd, offset)
+        state.syncedEnd = offset
+    }
+
+    /// The pack to append to: cuts a failed write off first, and rolls to a new pack (the old one synced, the
+    /// new one created durably) when there is none yet or the current one is full.
+    func currentLocked() throws(SystemError) -> (number: UInt32, fd: FileDescriptor, end: Int64) {
+        if let dirty = state.dirtyEnd, let current = state.current {
+            try fileSystem.ftruncate(current.fd, size: dirty)
+            state.dirtyEnd = nil
+        }
+        if let current = state.current, current.end < limit { return current }
+        if let current = state.current, current.end > state.syncedEnd {
+            do {
+                try fileSystem.fdatasync(current.fd)
+            } catch {
+                failedSyncLocked()
+                throw error
+            }
+        }
+        let number = max(state.current?.number ?? 0, state.packs.keys.max() ?? 0) + 1
+        let file = path(number)
+        try fileSystem.createDirectories(folder)
+        let fd = try fileSystem.open(file, OpenOptions(access: .readWrite, create: true, truncate: true))
+        do {
+            try fileSystem.fsync(fd)
+            try fileSystem.fsyncDirectory(folder)
+        } catch {
+            try? fileSystem.close(fd)
+            try? fileSystem.unlink(file)
+            throw error
+        }
+        state.packs[number] = fd
+        state.scanned[number] = 0
+        state.current = (number, fd, 0)
+        state.syncedEnd = 0
+        state.unsynced.removeAll()
+        return (number, fd, 0)
+    }
+}

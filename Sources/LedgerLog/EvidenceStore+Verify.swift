@@ -1,0 +1,93 @@
+import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension EvidenceStore {
+    /// Checks the framing of every evidence pack — each entry's header checksum and body CRC-32C — without
+    /// writing anything, and returns the first problem with its pack and offset: entries that cannot be read or
+    /// fail a checksum before the end are damage; an incomplete or failed entry at the very end of the last pack
+    /// is a torn tail (cut by the writer's next open, or `repair`). A tail still growing (a live writer) is
+    /// looked at again.
+    static func verify(_ layout: DataDirectory, fileSystem: any FileSystem) throws(LogError) -> LogProblem? {
+        var attempt = 0
+        while true {
+            let (problem, pack, size) = try verifyOnce(layout, fileSystem: fileSystem)
+            guard let problem, problem.isTail, attempt < 3, let pack else { return problem }
+            guard let now = try? fileSystem.stat(Path.join(layout.evidence, pack)), now.size != size else {
+                return problem
+            }
+            attempt += 1
+            usleep(20_000)
+        }
+    }
+
+    /// One pass of ``verify(_:fileSystem:)``: the problem, and the pack it is in with the size it had.
+    private static func verifyOnce(_ layout: DataDirectory, fileSystem: any FileSystem) throws(LogError)
+        -> (LogProblem?, String?, Int64)
+    {
+        let store = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
+        defer { store.close() }
+        do throws(SystemError) {
+            let numbers = try store.lock.withLock { () throws(SystemError) in try store.listForVerify() }
+            for (position, number) in numbers.enumerated() {
+                let name = EvidencePack.name(number)
+                let fd = try fileSystem.open(store.path(number), OpenOptions(access: .readOnly))
+                defer { try? fileSystem.close(fd) }
+                let size = try fileSystem.fstat(fd).size
+                var offset: Int64 = 0
+                var firstBadBody: Int64?
+                while offset < size {
+                    guard let header = try store.header(fd, at: offset), offset + header.entrySize <= size else {
+                        let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
+                        if EvidencePack.nextEntry(in: rest) != nil {
+                            return (damage(layout, name, offset, "the entry there is unreadable"), name, size)
+                        }
+                        break
+                    }
+                    let body = try fileSystem.read(
+                        fd, count: header.length, at: offset + Int64(EvidencePack.headerSize))
+                    let holds = body.withUnsafeBytes { EvidencePack.bodyHolds(header, $0) }
+                    if !holds && firstBadBody == nil { firstBadBody = offset }
+                    if holds, let bad = firstBadBody {
+                        return (damage(layout, name, bad, "its body fails its CRC-32C"), name, size)
+                    }
+                    offset += header.entrySize
+                }
+                let last = position == numbers.count - 1
+                let tornAt = firstBadBody ?? (offset < size ? offset : nil)
+                guard let tornAt else { continue }
+                if !last {
+                    return (damage(layout, name, tornAt, "the entry there is unreadable"), name, size)
+                }
+                let problem = LogProblem(
+                    kind: .tornTail, segment: "evidence/\(name)", offset: tornAt, seq: nil,
+                    message: "evidence pack \(Path.join(layout.evidence, name)) ends with \(size - tornAt) bytes of "
+                        + "torn entry at byte \(tornAt) (a crash mid-write; no record refers to it); opening the "
+                        + "writer or `ledger repair` cuts it")
+                return (problem, name, size)
+            }
+        } catch {
+            throw LogError.system(error, "reading the evidence packs in \(layout.evidence)")
+        }
+        return (nil, nil, 0)
+    }
+
+    private static func damage(_ layout: DataDirectory, _ name: String, _ offset: Int64, _ what: String)
+        -> LogProblem
+    {
+        LogProblem(
+            kind: .damagedEvidence, segment: "evidence/\(name)", offset: offset, seq: nil,
+            message: "evidence pack \(Path.join(layout.evidence, name)) is damaged at byte \(offset): \(what); "
+                + "restore the pack from a backup (`ledger audit` names the records whose evidence is affected)")
+    }
+
+    /// The pack numbers, for `verify`.
+    fileprivate func listForVerify() throws(SystemError) -> [UInt32] {
+        guard let status = try fileSystem.stat(folder), status.isDirectory else { return [] }
+        return try fileSystem.readDirectory(folder).compactMap { EvidencePack.number(name: $0) }.sorted()
+    }
+}

@@ -1,0 +1,206 @@
+import LedgerCrypto
+import LedgerSystem
+import Testing
+
+@testable import LedgerLog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Evidence packs after a crash, damage or a failing disk: a torn tail is cut on the writer's open, damage before
+/// it is reported by `verify` and reads, and a failed write or sync loses nothing a record refers to.
+@Suite struct EvidencePackRecoveryTests {
+    /// Writes A and B durably, each referenced by a record, then C; returns the pack, the size through B and the
+    /// full size.
+    func threePieces(_ dir: String) throws -> (pack: String, throughB: Int64, full: Int64) {
+        let log = try openWriter(dir)
+        defer { log.close() }
+        for n in 1...2 {
+            _ = try log.putEvidence(batch: [body(n)], durable: false)
+            var record = entry(n)
+            record.payload = SHA256.hash(body(n))
+            _ = try log.append([record], syncingEvidenceFirst: true)
+        }
+        _ = try log.putEvidence(body(3))
+        let pack = try #require(packPaths(dir).first)
+        let throughB = try #require(log.evidenceLocation(SHA256.hash(body(3)))).offset
+        return (pack, throughB, fileSize(pack))
+    }
+
+    /// Every record's evidence is readable.
+    func everyReferencedPieceIsThere(_ log: EventLog) throws {
+        try log.forEach { record throws in
+            let found = try log.evidence(record.payload)
+            #expect(found != nil, "the evidence of record \(record.seq)")
+        }
+    }
+
+    @Test func aTornTailAtEveryOffsetOfTheLastEntryIsCut() throws {
+        let sizes = try threePieces(TempDirectory().data)
+        for cut in sizes.throughB..<sizes.full {
+            let temp = TempDirectory()
+            let (pack, throughB, _) = try threePieces(temp.data)
+            truncateFile(pack, to: cut)
+            if cut > throughB {
+                #expect(try EventLog.verify(at: temp.data).problem?.kind == .tornTail)
+            }
+            let log = try openWriter(temp.data)
+            #expect(fileSize(pack) == throughB, "cut at \(cut)")
+            try everyReferencedPieceIsThere(log)
+            #expect(try log.evidence(SHA256.hash(body(1))) == body(1))
+            #expect(try log.evidence(SHA256.hash(body(2))) == body(2))
+            #expect(try log.evidence(SHA256.hash(body(3))) == nil)
+            let kept = (try? PosixFileSystem().readDirectory(temp.data + "/lost+found")) ?? []
+            #expect(kept.count == (cut > throughB ? 1 : 0))
+            #expect(try log.putEvidence(body(3)) == SHA256.hash(body(3)))
+            #expect(try log.evidence(SHA256.hash(body(3))) == body(3))
+            log.close()
+            #expect(try EventLog.verify(at: temp.data).ok)
+            let reopened = try openWriter(temp.data)
+            #expect(try reopened.evidence(SHA256.hash(body(3))) == body(3))
+            reopened.close()
+        }
+    }
+
+    @Test func aBadBodyAtTheVeryEndIsATornTail() throws {
+        let temp = TempDirectory()
+        let (pack, throughB, full) = try threePieces(temp.data)
+        var bytes = readBytes(pack)
+        bytes[Int(full) - 3] ^= 0x20
+        writeBytes(pack, bytes)
+        #expect(try EventLog.verify(at: temp.data).problem?.kind == .tornTail)
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        #expect(fileSize(pack) == throughB)
+        try everyReferencedPieceIsThere(log)
+        #expect(try log.evidence(SHA256.hash(body(3))) == nil)
+    }
+
+    @Test(arguments: [10, EvidencePack.headerSize + 20])
+    func aFlippedByteInAnEarlierEntryIsReportedNotCut(at position: Int) throws {
+        let temp = TempDirectory()
+        let (pack, _, full) = try threePieces(temp.data)
+        let digestB = SHA256.hash(body(2))
+        let entryB = Int(EvidencePack.headerSize + 60)
+        var bytes = readBytes(pack)
+        bytes[entryB + position] ^= 0x01
+        writeBytes(pack, bytes)
+
+        let report = try EventLog.verify(at: temp.data)
+        #expect(report.problem?.kind == .damagedEvidence)
+        #expect(report.problem?.segment == "evidence/pack-00000001")
+        #expect(report.problem?.offset == Int64(entryB))
+
+        let log = try openWriter(temp.data)
+        #expect(fileSize(pack) == full, "damage before the tail is never cut")
+        #expect(try log.evidence(SHA256.hash(body(1))) == body(1))
+        #expect(try log.evidence(SHA256.hash(body(3))) == body(3))
+        if position < EvidencePack.headerSize {
+            #expect(try log.evidence(digestB) == nil)  // the header is unreadable: the entry cannot be found
+        } else {
+            #expect(throws: LogError(.evidenceDamaged, "")) { try log.evidence(digestB) }
+        }
+        // Storing the same bytes again (Apple's retry, or a restore) writes a fresh copy.
+        #expect(try log.putEvidence(body(2)) == digestB)
+        #expect(try log.evidence(digestB) == body(2))
+        log.close()
+        #expect(try EventLog.verify(at: temp.data).problem?.kind == .damagedEvidence)
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        var operation: Fault.Operation
+        var errno: Int32
+        var code: LogError.Code
+        var description: String { "\(operation) \(errno == ENOSPC ? "ENOSPC" : "EIO")" }
+    }
+
+    static let cases: [Case] = [
+        Case(operation: .write, errno: ENOSPC, code: .noSpace),
+        Case(operation: .write, errno: EIO, code: .io),
+        Case(operation: .fsync, errno: ENOSPC, code: .noSpace),
+        Case(operation: .fsync, errno: EIO, code: .io),
+    ]
+
+    /// Stores a body as the webhook does and appends the record referencing it.
+    func webhook(_ log: EventLog, _ n: Int) throws(LogError) {
+        _ = try log.putEvidence(batch: [body(n)], durable: false)
+        var record = entry(n)
+        record.payload = SHA256.hash(body(n))
+        _ = try log.append([record], syncingEvidenceFirst: true)
+    }
+
+    @Test(arguments: cases)
+    func aFailingPackWriteOrSyncFailsTheAppendAndLosesNothing(_ fault: Case) throws {
+        let temp = TempDirectory()
+        let fs = FaultInjectingFileSystem()
+        let log = try openWriter(temp.data, fileSystem: fs)
+        for n in 1...3 { try webhook(log, n) }
+        let before = fileSize(packPaths(temp.data)[0])
+        fs.inject(Fault(.write, .shortWrite(maxBytes: 30), pathContains: "/evidence/pack-", times: 1))
+        fs.inject(Fault(fault.operation, .error(fault.errno), pathContains: "/evidence/pack-"))
+        for n in 4...5 {
+            do {
+                try webhook(log, n)
+                Issue.record("the webhook must fail")
+            } catch {
+                #expect(error.code == fault.code)
+            }
+        }
+        #expect(throws: LogError.self) { _ = try log.putEvidence(batch: [body(6)]) }
+        #expect(log.head.seq == 3)
+        if fault.operation == .write { #expect(fileSize(packPaths(temp.data)[0]) == before) }
+        fs.clearFaults()
+        for n in 4...6 { try webhook(log, n) }
+        #expect(log.head.seq == 6)
+        log.close()
+
+        let reopened = try openWriter(temp.data)
+        defer { reopened.close() }
+        #expect(reopened.recovery == nil)
+        try everyReferencedPieceIsThere(reopened)
+        for n in 1...6 { #expect(try reopened.evidence(SHA256.hash(body(n))) == body(n)) }
+        #expect(try EventLog.verify(at: temp.data).ok)
+    }
+
+    @Test func afterAFailedSyncTheUnsyncedEntriesAreWrittenAgainBeforeTheNextSync() throws {
+        let temp = TempDirectory()
+        let fs = FaultInjectingFileSystem()
+        let log = try openWriter(temp.data, fileSystem: fs)
+        defer { log.close() }
+        let entrySize = Int64(EvidencePack.headerSize + 60)
+        try webhook(log, 1)
+        fs.inject(Fault(.fsync, .error(EIO), pathContains: "/evidence/pack-", times: 1))
+        #expect(throws: LogError(.io, "")) { try webhook(log, 2) }
+        let size = fileSize(packPaths(temp.data)[0])
+        // Body 3 is stored, then the sync writes body 2 again (the kernel may have dropped the pages the failed
+        // sync was writing) before it syncs both.
+        try webhook(log, 3)
+        #expect(fileSize(packPaths(temp.data)[0]) == size + 2 * entrySize)
+        let second = try #require(log.evidenceLocation(SHA256.hash(body(2))))
+        #expect(second.offset == size + entrySize)
+        try webhook(log, 2)  // Apple's retry: already stored, nothing more is written
+        #expect(fileSize(packPaths(temp.data)[0]) == size + 2 * entrySize)
+        for n in 1...3 { #expect(try log.evidence(SHA256.hash(body(n))) == body(n)) }
+    }
+
+    /// A webhook's evidence stored before another caller's sync failed, and its record appended after: the
+    /// record's batch writes that evidence again before its own sync, so the record never outlives it.
+    @Test func evidenceStoredBeforeAFailedSyncIsRewrittenForALaterRecord() throws {
+        let temp = TempDirectory()
+        let fs = FaultInjectingFileSystem()
+        let log = try openWriter(temp.data, fileSystem: fs)
+        defer { log.close() }
+        let entrySize = Int64(EvidencePack.headerSize + 60)
+        _ = try log.putEvidence(batch: [body(1)], durable: false)
+        fs.inject(Fault(.fsync, .error(EIO), pathContains: "/evidence/pack-", times: 1))
+        #expect(throws: LogError(.io, "")) { _ = try log.putEvidence(batch: [body(2)]) }
+        var record = entry(1)
+        record.payload = SHA256.hash(body(1))
+        _ = try log.append([record], syncingEvidenceFirst: true)
+        #expect(fileSize(packPaths(temp.data)[0]) == 4 * entrySize)
+        #expect(try #require(log.evidenceLocation(SHA256.hash(body(1)))).offset == 2 * entrySize)
+        #expect(try log.evidence(SHA256.hash(body(1))) == body(1))
+        #expect(try log.evidence(SHA256.hash(body(2))) == body(2))
+    }
+}
