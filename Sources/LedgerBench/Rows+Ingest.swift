@@ -27,7 +27,7 @@ extension BenchRow {
                     "ingest.verify", "… of which verification on \(Int(cores)) threads", unit: "notifications/s",
                     better: .higher),
                 Metric(
-                    "ingest.commit", "… of which the durable commit (evidence files + records)",
+                    "ingest.commit", "… of which the durable commit (evidence pack + records)",
                     unit: "notifications/s", better: .higher),
             ]
         ) { context in

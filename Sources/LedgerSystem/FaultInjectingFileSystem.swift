@@ -217,9 +217,4 @@ public final class FaultInjectingFileSystem: FileSystem {
         try check(.fsyncDirectory, "fsync", path: path)
         try base.fsyncDirectory(path)
     }
-
-    public func syncFileSystem(_ path: String) throws(SystemError) {
-        try check(.fsyncDirectory, "syncfs", path: path)
-        try base.syncFileSystem(path)
-    }
 }

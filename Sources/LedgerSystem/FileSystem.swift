@@ -37,9 +37,6 @@ public protocol FileSystem: Sendable {
     func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError)
     /// Makes the entries of a directory (creations, renames, removals) durable.
     func fsyncDirectory(_ path: String) throws(SystemError)
-    /// Flushes every dirty file and directory of the file system that holds `path` (Linux `syncfs`): one
-    /// journal commit for many files written without their own fsync.
-    func syncFileSystem(_ path: String) throws(SystemError)
     /// Starts writing a range of the file to the device without waiting (`sync_file_range`), so a later
     /// `fdatasync` has less to wait for. A hint only: it makes nothing durable, and may do nothing.
     func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int)

@@ -124,23 +124,4 @@ public struct PosixFileSystem: FileSystem {
         defer { try? close(fd) }
         try Syscall.retrying("fsync", path: path) { Glibc.fsync(fd.rawValue) }
     }
-
-    public func syncFileSystem(_ path: String) throws(SystemError) {
-        let fd = try open(path, .directoryOnly)
-        defer { try? close(fd) }
-        guard let syncfs = Self.syncfs else {
-            try Syscall.retrying("sync", path: path) { () -> Int32 in
-                Glibc.sync()
-                return 0
-            }
-            return
-        }
-        try Syscall.retrying("syncfs", path: path) { syncfs(fd.rawValue) }
-    }
-
-    /// `syncfs(2)`, which Glibc's Swift module does not export, looked up once in the C library.
-    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
 }

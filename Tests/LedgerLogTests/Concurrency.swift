@@ -45,5 +45,4 @@ final class CountingFileSystem: FileSystem {
         try base.flock(fd, exclusive: exclusive, wait: wait)
     }
     func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
-    func syncFileSystem(_ path: String) throws(SystemError) { try base.syncFileSystem(path) }
 }
