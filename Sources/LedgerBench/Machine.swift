@@ -21,7 +21,7 @@ struct Machine {
             line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
         }
         return Machine(
-            date: utcNow(), cpu: cpu.trimmingSpaces, cores: processorCount,
+            date: utcNow(), cpu: cpu.trimmingSpaces, cores: onlineProcessorCount,
             memoryGiB: (memory ?? 0) / 1_048_576, kernel: kernel)
     }
 

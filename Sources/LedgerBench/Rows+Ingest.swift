@@ -1,16 +1,14 @@
 import LedgerService
 import LedgerSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension BenchRow {
     /// Verified ingest of distinct signed notifications with a warm chain cache: `IngestPipeline.prepare`
-    /// (verification and mapping) on one thread, and the whole ingest as `ledger ingest` runs it (verification
-    /// spread over every core, each batch of 2,048 appended durably in one group commit, evidence included).
+    /// (verification and mapping) on one thread, and the whole ingest as `ledger ingest` runs it
+    /// (`IngestPipeline.ingest(batches:)`: each batch of 2,048 verified on every core while the one before it is
+    /// appended durably in one group commit, evidence included). The two split rows run the same stages one
+    /// after the other, on another fresh log, to show what each costs.
     static var ingestRow: BenchRow {
-        let cores = Double(processorCount)
+        let cores = Double(onlineProcessorCount)
         return BenchRow(
             id: "ingest",
             metrics: [
@@ -61,40 +59,37 @@ extension BenchRow {
                 ledger: ledger, verifier: input.verifier, quarantine: Quarantine(dataDirectory: path))
             start = now()
             var appended = 0
-            var committing = 0.0
-            for first in stride(from: 0, to: bodies.count, by: 2_048) {
-                let batch = Array(bodies[first..<min(first + 2_048, bodies.count)])
-                let prepared = prepareInParallel(batch, pipeline, threads: processorCount)
-                let commitStart = now()
-                for result in try pipeline.commit(prepared, bodies: batch) {
-                    if case .appended = result { appended += 1 }
-                }
-                committing += now() - commitStart
+            let batches = stride(from: 0, to: bodies.count, by: 2_048).lazy.map { first in
+                Array(bodies[first..<min(first + 2_048, bodies.count)])
             }
-            let elapsed = now() - start
-            let whole = Double(bodies.count) / elapsed
-            let verify = Double(bodies.count) / (elapsed - committing)
-            let commit = Double(bodies.count) / committing
+            try pipeline.ingest(batches: batches, threads: onlineProcessorCount) { results in
+                for result in results { if case .appended = result { appended += 1 } }
+            }
+            let whole = Double(bodies.count) / (now() - start)
             guard appended == bodies.count else {
                 throw BenchError("only \(appended) of \(bodies.count) distinct notifications were appended")
             }
+
+            // The two stages apart, one after the other, on another fresh log.
+            let splitPath = context.freshPath("ingest-split")
+            defer { context.remove(splitPath) }
+            let splitLedger = try Ledger.openWriter(at: splitPath, environment: input.environment)
+            defer { splitLedger.log.close() }
+            let splitPipeline = IngestPipeline(
+                ledger: splitLedger, verifier: input.verifier, quarantine: Quarantine(dataDirectory: splitPath))
+            var verifying = 0.0
+            var committing = 0.0
+            for batch in batches {
+                let verifyStart = now()
+                let prepared = splitPipeline.prepare(bodies: batch, threads: onlineProcessorCount)
+                let commitStart = now()
+                _ = try splitPipeline.commit(prepared, bodies: batch)
+                committing += now() - commitStart
+                verifying += commitStart - verifyStart
+            }
+            let verify = Double(bodies.count) / verifying
+            let commit = Double(bodies.count) / committing
             return [Sample(prepare), Sample(prepareCPU), Sample(whole), Sample(verify), Sample(commit)]
         }
     }
-
-    /// `pipeline.prepare` over a batch on `threads` threads, results in input order.
-    private static func prepareInParallel(_ bodies: [[UInt8]], _ pipeline: IngestPipeline, threads: Int)
-        -> [IngestPipeline.Prepared]
-    {
-        let slots = ResultSlots<IngestPipeline.Prepared>(count: bodies.count)
-        runThreads(threads) { thread in
-            for index in stride(from: thread, to: bodies.count, by: threads) {
-                slots.set(index, pipeline.prepare(body: bodies[index]))
-            }
-        }
-        return slots.values().map { $0! }
-    }
 }
-
-/// Online processors (at least 1).
-var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -1,4 +1,3 @@
-import Dispatch
 import LedgerAppStore
 import LedgerCore
 import LedgerJSON
@@ -43,33 +42,25 @@ enum IngestCommand {
         }
     }
 
-    /// Verifies and appends bodies in batches (one group commit each), with a progress bar.
+    /// Verifies and appends bodies in batches (one group commit each; each batch verified on every core
+    /// while the one before it commits), with a progress bar.
     static func ingest(
         lines: [ArraySlice<UInt8>], into pipeline: IngestPipeline, label: String, counts: inout IngestCounts
     ) throws(CLIError) {
         let progress = Progress(label: label, total: lines.count)
         defer { progress.finish() }
-        var start = 0
-        while start < lines.count {
-            let end = min(start + batchSize, lines.count)
-            let bodies = lines[start..<end].map { Array($0) }
-            let prepared = prepareInParallel(bodies, pipeline)
-            do {
-                for result in try pipeline.commit(prepared, bodies: bodies) { counts.add(result) }
-            } catch {
-                throw CLIError.failure("\(error.message); \(counts.accepted) records were appended before this")
+        let batches = stride(from: 0, to: lines.count, by: batchSize).lazy.map { start in
+            lines[start..<min(start + batchSize, lines.count)].map { Array($0) }
+        }
+        var done = 0
+        do {
+            try pipeline.ingest(batches: batches, threads: onlineProcessorCount) { results in
+                for result in results { counts.add(result) }
+                done += results.count
+                progress.update(done)
             }
-            start = end
-            progress.update(start)
+        } catch {
+            throw CLIError.failure("\(error.message); \(counts.accepted) records were appended before this")
         }
-    }
-
-    /// Verification is the expensive part: spread it over the cores.
-    static func prepareInParallel(_ bodies: [[UInt8]], _ pipeline: IngestPipeline) -> [IngestPipeline.Prepared] {
-        let slots = ResultSlots<IngestPipeline.Prepared>(count: bodies.count)
-        DispatchQueue.concurrentPerform(iterations: bodies.count) { index in
-            slots.set(index, pipeline.prepare(body: bodies[index]))
-        }
-        return slots.values().map { $0! }
     }
 }

@@ -2,6 +2,9 @@
     import Glibc
 #endif
 
+/// The processors online (at least 1): how many threads CPU-bound work is spread over.
+public var onlineProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
 /// Runs `body(i)` on `count` POSIX threads at once and waits for all of them.
 public func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     final class Box: @unchecked Sendable {

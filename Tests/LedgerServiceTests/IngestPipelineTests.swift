@@ -67,4 +67,49 @@ import Testing
         let sha = try #require(entry.record.evidence)
         #expect(try pipeline.ledger.log.evidence(sha) == Array(signed.utf8))
     }
+
+    @Test func batchesOverlappingVerificationGiveWhatOneBatchAtATimeGives() throws {
+        // Ten distinct notifications, a retry of each in the next batch and in the same batch, and a forgery.
+        let bodies = try (1...10).map { number in
+            TestPKI.body(try pki.signedNotification(uuid: TestPKI.Payloads.uuid(number)))
+        }
+        let forged = TestPKI.body(try pki.signedNotification(bundleId: "com.example.other"))
+        let batches = [
+            Array(bodies[0..<4]), Array(bodies[2..<7]) + [forged], [bodies[9], bodies[9], bodies[7], bodies[8]],
+        ]
+        let pipeline = try pipeline()
+        defer { pipeline.ledger.log.close() }
+        var reported: [[IngestResult]] = []
+        try pipeline.ingest(batches: batches, threads: 3) { reported.append($0) }
+
+        let expected: [[IngestResult]] = [
+            [.appended(seq: 1), .appended(seq: 2), .appended(seq: 3), .appended(seq: 4)],
+            [
+                .duplicate(seq: 3), .duplicate(seq: 4), .appended(seq: 5), .appended(seq: 6), .appended(seq: 7),
+                .rejected(status: "INVALID_APP_IDENTIFIER", message: ""),
+            ],
+            [.appended(seq: 8), .duplicate(seq: 8), .appended(seq: 9), .appended(seq: 10)],
+        ]
+        #expect(reported.count == expected.count)
+        for (got, want) in zip(reported, expected) {
+            #expect(got.map(Self.withoutMessage) == want)
+        }
+        #expect(pipeline.ledger.log.head.seq == 10)
+        #expect(try pipeline.quarantine.items().count == 1)
+    }
+
+    @Test func aBatchOfNothingCommitsNothing() throws {
+        let pipeline = try pipeline()
+        defer { pipeline.ledger.log.close() }
+        var calls = 0
+        try pipeline.ingest(batches: [[[UInt8]]](), threads: 2) { _ in calls += 1 }
+        #expect(calls == 0)
+        #expect(pipeline.ledger.log.head.seq == 0)
+    }
+
+    /// A result with a rejection's message left out, to compare statuses only.
+    static func withoutMessage(_ result: IngestResult) -> IngestResult {
+        if case .rejected(let status, _) = result { return .rejected(status: status, message: "") }
+        return result
+    }
 }

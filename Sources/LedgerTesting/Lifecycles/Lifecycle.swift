@@ -1,5 +1,4 @@
 import LedgerCore
-import LedgerTesting
 
 /// A value a check expects, or no expectation.
 public enum Expected<Value: Sendable & Equatable>: Sendable {

@@ -1,5 +1,4 @@
 import LedgerCore
-import LedgerTesting
 
 // Billing problems, refunds, revocations and extensions.
 extension Lifecycle {

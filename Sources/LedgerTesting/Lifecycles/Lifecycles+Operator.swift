@@ -1,5 +1,4 @@
 import LedgerCore
-import LedgerTesting
 
 // Orphans, links and operator corrections.
 extension Lifecycle {

@@ -1,5 +1,4 @@
 import LedgerCore
-import LedgerTesting
 
 // Purchases, renewals and plan changes, as Apple sends them.
 extension Lifecycle {
