@@ -33,12 +33,23 @@ extension BenchRow {
             let run = context.nextSeed()
             let bodies = Array(input.slice(run: Int(run), runs: context.options.runs + 1, limit: 5_000))
 
-            let scratch = context.freshPath("ingest-prepare")
-            defer { context.remove(scratch) }
-            let idle = try Ledger.openWriter(at: scratch, environment: input.environment)
-            defer { idle.log.close() }
-            let preparer = IngestPipeline(
-                ledger: idle, verifier: input.verifier, quarantine: Quarantine(dataDirectory: scratch))
+            // Each stage gets a pipeline on a fresh log, closed and removed when the run ends.
+            var opened: [(ledger: Ledger, path: String)] = []
+            defer {
+                for (ledger, path) in opened {
+                    ledger.log.close()
+                    context.remove(path)
+                }
+            }
+            func freshPipeline(_ name: String) throws -> IngestPipeline {
+                let path = context.freshPath(name)
+                let ledger = try Ledger.openWriter(at: path, environment: input.environment)
+                opened.append((ledger, path))
+                return IngestPipeline(
+                    ledger: ledger, verifier: input.verifier, quarantine: Quarantine(dataDirectory: path))
+            }
+
+            let preparer = try freshPipeline("ingest-prepare")
             var start = now()
             let cpu = cpuNow()
             var mapped = 0
@@ -51,12 +62,7 @@ extension BenchRow {
                 throw BenchError("\(bodies.count - mapped) of \(bodies.count) simulated notifications were rejected")
             }
 
-            let path = context.freshPath("ingest")
-            defer { context.remove(path) }
-            let ledger = try Ledger.openWriter(at: path, environment: input.environment)
-            defer { ledger.log.close() }
-            let pipeline = IngestPipeline(
-                ledger: ledger, verifier: input.verifier, quarantine: Quarantine(dataDirectory: path))
+            let pipeline = try freshPipeline("ingest")
             start = now()
             var appended = 0
             let batches = stride(from: 0, to: bodies.count, by: 2_048).lazy.map { first in
@@ -71,12 +77,7 @@ extension BenchRow {
             }
 
             // The two stages apart, one after the other, on another fresh log.
-            let splitPath = context.freshPath("ingest-split")
-            defer { context.remove(splitPath) }
-            let splitLedger = try Ledger.openWriter(at: splitPath, environment: input.environment)
-            defer { splitLedger.log.close() }
-            let splitPipeline = IngestPipeline(
-                ledger: splitLedger, verifier: input.verifier, quarantine: Quarantine(dataDirectory: splitPath))
+            let splitPipeline = try freshPipeline("ingest-split")
             var verifying = 0.0
             var committing = 0.0
             for batch in batches {

@@ -108,20 +108,6 @@ import Testing
         #expect(try EventLog.verify(at: temp.data).problem?.kind == .damagedEvidence)
     }
 
-    struct Case: Sendable, CustomStringConvertible {
-        var operation: Fault.Operation
-        var errno: Int32
-        var code: LogError.Code
-        var description: String { "\(operation) \(errno == ENOSPC ? "ENOSPC" : "EIO")" }
-    }
-
-    static let cases: [Case] = [
-        Case(operation: .write, errno: ENOSPC, code: .noSpace),
-        Case(operation: .write, errno: EIO, code: .io),
-        Case(operation: .fsync, errno: ENOSPC, code: .noSpace),
-        Case(operation: .fsync, errno: EIO, code: .io),
-    ]
-
     /// Stores a body as the webhook does and appends the record referencing it.
     func webhook(_ log: EventLog, _ n: Int) throws(LogError) {
         _ = try log.putEvidence(batch: [body(n)], durable: false)
@@ -130,8 +116,8 @@ import Testing
         _ = try log.append([record], syncingEvidenceFirst: true)
     }
 
-    @Test(arguments: cases)
-    func aFailingPackWriteOrSyncFailsTheAppendAndLosesNothing(_ fault: Case) throws {
+    @Test(arguments: FaultTests.cases)
+    func aFailingPackWriteOrSyncFailsTheAppendAndLosesNothing(_ fault: FaultTests.Case) throws {
         let temp = TempDirectory()
         let fs = FaultInjectingFileSystem()
         let log = try openWriter(temp.data, fileSystem: fs)
