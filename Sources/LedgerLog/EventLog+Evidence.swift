@@ -1,34 +1,6 @@
 import LedgerCrypto
 import LedgerSystem
 
-/// Where earlier versions kept one piece of evidence: `<root>/<first 2 hex>/<other hex>`, built in one pass over the digest.
-struct EvidencePath {
-    /// The folder, `<root>/<first 2 hex>`.
-    var folder: String
-    /// The file.
-    var file: String
-
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    init(root: String, digest: [UInt8]) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(root.utf8.count + 2 + digest.count * 2 + 1)
-        bytes.append(contentsOf: root.utf8)
-        if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-        var folderEnd = bytes.count
-        for (index, byte) in digest.enumerated() {
-            bytes.append(Self.digits[Int(byte >> 4)])
-            bytes.append(Self.digits[Int(byte & 0xF)])
-            if index == 0 {
-                folderEnd = bytes.count
-                bytes.append(UInt8(ascii: "/"))
-            }
-        }
-        folder = String(decoding: bytes[..<folderEnd], as: UTF8.self)
-        file = String(decoding: bytes, as: UTF8.self)
-    }
-}
-
 extension EventLog {
     /// Stores raw evidence (e.g. a signed notification payload) content-addressed by its SHA-256, durably, before
     /// returning the digest. Storing the same bytes again is a no-op. Store the evidence before appending the
@@ -58,7 +30,7 @@ extension EventLog {
         let root = directory.evidence
         do {
             try evidencePacks.put(batch, digests: digests, durable: durable) { digest in
-                withUnsafeBytes(of: digest) { EvidencePath(root: root, digest: Array($0)).file }
+                Self.legacyEvidencePath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
             }
         } catch {
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
@@ -105,6 +77,12 @@ extension EventLog {
     /// Where earlier versions kept the evidence with this digest, one file each:
     /// `evidence/<first 2 hex>/<other 62 hex>` (still read by ``evidence(_:)``).
     public func evidencePath(_ sha256: [UInt8]) -> String {
-        EvidencePath(root: directory.evidence, digest: sha256).file
+        Self.legacyEvidencePath(root: directory.evidence, digest: sha256)
+    }
+
+    /// `<root>/<first 2 hex>/<other hex>` for a digest.
+    static func legacyEvidencePath(root: String, digest: [UInt8]) -> String {
+        let hex = Hex.encode(digest)
+        return Path.join(Path.join(root, String(hex.prefix(2))), String(hex.dropFirst(2)))
     }
 }
