@@ -36,18 +36,7 @@ extension EventLog {
 
     /// Every record about `key`, in seq order.
     public func records(forSubjectKey key: String) throws(LogError) -> [LogRecord] {
-        let hash = StableHash.hash(key)
-        let (candidates, segments) = try lock.withLock { () throws(LogError) in
-            guard !state.closed else { throw Self.closedError }
-            try ensureIndexesLocked()
-            return (state.subjects.candidates(hash: hash), state.segments)
-        }
-        var records: [LogRecord] = []
-        for seq in candidates {
-            let record = try Self.readRecord(fileSystem, segments, seq: seq)
-            if record.subjectKeys.contains(key) { records.append(record) }
-        }
-        return records
+        try records(forSubjectKey: key, skipping: [])
     }
 
     /// The seq of the record appended with this idempotency key, if any.
