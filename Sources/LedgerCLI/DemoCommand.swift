@@ -70,11 +70,12 @@ enum DemoCommand {
         defer { ledger.log.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: dataDirectory))
-        let input = try InputFile.read(Path.join(simulationDirectory, SimulationFiles.notifications), limit: 8 << 30)
+        let input = try LineBatches(
+            path: Path.join(simulationDirectory, SimulationFiles.notifications), batchSize: IngestCommand.batchSize,
+            lineLimit: IngestCommand.maxLineBytes)
         var counts = IngestCounts()
         let ingestStart = clock.now
-        try IngestCommand.ingest(
-            lines: IngestCommand.lines(of: input), into: pipeline, label: "   ingest", counts: &counts)
+        try IngestCommand.ingest(lines: input, into: pipeline, label: "   ingest", counts: &counts)
         let ingestSeconds = Section.seconds(clock.now - ingestStart)
         Section.title("2. Ingested into \(dataDirectory)")
         Terminal.line(

@@ -7,7 +7,9 @@ import LedgerSystem
 /// `ledger ingest`: JSON Lines of notification bodies → verified records in the log.
 enum IngestCommand {
     static let batchSize = 2048
-    static let maxInputBytes = 4 << 30
+    /// The longest input line read: a body over 1 MiB is rejected (and quarantined) by the pipeline; a line far
+    /// longer than that is not a notification, and ends the input with an error.
+    static let maxLineBytes = 64 << 20
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = context.dataDirectory
@@ -21,9 +23,8 @@ enum IngestCommand {
         var counts = IngestCounts()
         let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
         for input in inputs {
-            let bytes = try InputFile.read(input, limit: maxInputBytes)
-            let label = "ingest \(input == "-" ? "stdin" : input)"
-            try ingest(lines: lines(of: bytes), into: pipeline, label: label, counts: &counts)
+            let lines = try LineBatches(path: input, batchSize: batchSize, lineLimit: maxLineBytes)
+            try ingest(lines: lines, into: pipeline, label: "ingest \(input == "-" ? "stdin" : input)", counts: &counts)
         }
         let summary: JSONValue = .object([
             "accepted": .int(counts.accepted), "duplicates": .int(counts.duplicates), "rejected": .int(counts.rejected),
@@ -35,32 +36,26 @@ enum IngestCommand {
         return counts.rejected == 0 ? 0 : 1
     }
 
-    /// The non-blank lines of JSON Lines input.
-    static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        bytes.split(separator: 0x0A, omittingEmptySubsequences: true).filter { line in
-            line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
-        }
-    }
-
-    /// Verifies and appends bodies in batches (one group commit each; each batch verified on every core
-    /// while the one before it commits), with a progress bar.
+    /// Verifies and appends the input's lines in batches as they are read (one group commit each; each batch
+    /// verified on every core while the one before it commits), with a progress bar over the input's bytes.
+    /// A read failure or an over-long line stops the input there: the batches before it stay appended.
     static func ingest(
-        lines: [ArraySlice<UInt8>], into pipeline: IngestPipeline, label: String, counts: inout IngestCounts
+        lines: LineBatches, into pipeline: IngestPipeline, label: String, counts: inout IngestCounts
     ) throws(CLIError) {
-        let progress = Progress(label: label, total: lines.count)
+        let progress = Progress(label: label, total: Int(lines.totalBytes ?? 0), unit: .bytes)
         defer { progress.finish() }
-        let batches = stride(from: 0, to: lines.count, by: batchSize).lazy.map { start in
-            lines[start..<min(start + batchSize, lines.count)].map { Array($0) }
-        }
-        var done = 0
         do {
-            try pipeline.ingest(batches: batches, threads: onlineProcessorCount) { results in
+            try pipeline.ingest(batches: lines, threads: onlineProcessorCount) { results in
                 for result in results { counts.add(result) }
-                done += results.count
-                progress.update(done)
+                progress.update(Int(lines.consumedBytes))
             }
         } catch {
             throw CLIError.failure("\(error.message); \(counts.accepted) records were appended before this")
+        }
+        if let failure = lines.failure {
+            throw CLIError.failure(
+                "\(failure.message); the \(counts.accepted) records accepted before it stay appended (ingesting the"
+                    + " same input again skips them as duplicates)")
         }
     }
 }

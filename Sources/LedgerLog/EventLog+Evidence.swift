@@ -22,20 +22,26 @@ extension EventLog {
     /// must append the records that reference them with ``append(_:syncingEvidenceFirst:)`` and `true`, which
     /// makes them durable (one `fdatasync` of the pack for the whole group commit) before the records.
     public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
+        let hashed = batch.map(HashedBytes.init)
+        try putEvidence(hashed: hashed, durable: durable)
+        return hashed.map(\.sha256)
+    }
+
+    /// ``putEvidence(batch:durable:)`` for evidence hashed already (while it was verified): stored under the
+    /// digest it carries.
+    public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
-        for bytes in batch where bytes.count > EvidencePack.maxBody {
-            throw LogError(.invalidEntry, "a piece of evidence holds at most 4 GiB (got \(bytes.count) bytes)")
+        for piece in batch where piece.bytes.count > EvidencePack.maxBody {
+            throw LogError(.invalidEntry, "a piece of evidence holds at most 4 GiB (got \(piece.bytes.count) bytes)")
         }
-        let digests = batch.map { SHA256.hash($0) }
         let root = directory.evidence
         do {
-            try evidencePacks.put(batch, digests: digests, durable: durable) { digest in
+            try evidencePacks.put(batch, durable: durable) { digest in
                 Self.legacyEvidencePath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
             }
         } catch {
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
         }
-        return digests
     }
 
     /// The evidence with this SHA-256, or nil when none is stored. Looks in the evidence packs, then at the

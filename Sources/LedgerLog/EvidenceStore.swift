@@ -68,6 +68,23 @@ final class EvidenceStore: @unchecked Sendable {
         /// What the writer's open cut off a torn pack tail, if anything.
         var recovery: EvidenceRecovery?
         var closed = false
+        /// The bytes of a block a sync made durable, kept to build the next block in: a batch's block is tens of
+        /// megabytes, and fresh memory costs a page fault per page and a zero fill.
+        var spare: [UInt8] = []
+
+        /// An empty buffer for a block of `capacity` bytes: the spare one when it is large enough.
+        mutating func takeSpare(capacity: Int) -> [UInt8] {
+            var bytes: [UInt8] = []
+            swap(&bytes, &spare)
+            bytes.removeAll(keepingCapacity: true)
+            bytes.reserveCapacity(capacity)
+            return bytes
+        }
+
+        /// Keeps a durable block's buffer for the next block, when it is larger than the spare one.
+        mutating func keepSpare(_ bytes: [UInt8]) {
+            if bytes.capacity > spare.capacity { spare = bytes }
+        }
     }
 
     init(_ layout: DataDirectory, fileSystem: any FileSystem, writable: Bool, limit: Int64) {
@@ -81,45 +98,41 @@ final class EvidenceStore: @unchecked Sendable {
     /// The path of pack `number`.
     func path(_ number: UInt32) -> String { Path.join(folder, EvidencePack.name(number)) }
 
-    /// Stores bodies whose SHA-256 are `digests`; bodies already stored are skipped. With `durable`, returns once
-    /// every one of them is durable.
-    func put(_ batch: [[UInt8]], digests: [[UInt8]], durable: Bool, legacyPath: (EvidenceDigest) -> String)
-        throws(SystemError)
-    {
+    /// Stores bodies under their SHA-256; bodies already stored are skipped. With `durable`, returns once every
+    /// one of them is durable.
+    func put(_ batch: [HashedBytes], durable: Bool, legacyPath: (EvidenceDigest) -> String) throws(SystemError) {
         try lock.withLock { () throws(SystemError) in
             try loadLocked()
             var pending: [(position: Int, digest: EvidenceDigest)] = []
             var seen: Set<EvidenceDigest> = []
             var total = 0
-            for (position, digestBytes) in digests.enumerated() {
-                let digest = EvidenceDigest(digestBytes)!
+            for (position, piece) in batch.enumerated() {
+                let digest = EvidenceDigest(piece.sha256)!
                 guard seen.insert(digest).inserted else { continue }
                 if let found = state.index[digest], !found.damaged { continue }
                 if state.hasLegacy, let status = try fileSystem.stat(legacyPath(digest)),
-                    status.size == Int64(batch[position].count)
+                    status.size == Int64(piece.bytes.count)
                 {
                     continue
                 }
                 pending.append((position, digest))
-                total += EvidencePack.headerSize + batch[position].count
+                total += EvidencePack.headerSize + piece.bytes.count
             }
             guard !pending.isEmpty else { return }
-            var block = PendingBlock(bytes: [UInt8](repeating: 0, count: total))
+            var block = PendingBlock(bytes: state.takeSpare(capacity: total))
             block.entries.reserveCapacity(pending.count)
-            block.bytes.withUnsafeMutableBytes { raw in
-                var at = 0
-                for item in pending {
-                    batch[item.position].withUnsafeBytes { body in
-                        EvidencePack.encodeHeader(body: body, digest: digests[item.position], at: raw.baseAddress! + at)
-                        if body.count > 0 {
-                            (raw.baseAddress! + at + EvidencePack.headerSize).copyMemory(
-                                from: body.baseAddress!, byteCount: body.count)
-                        }
+            var header = [UInt8](repeating: 0, count: EvidencePack.headerSize)
+            for item in pending {
+                let piece = batch[item.position]
+                let body = piece.bytes
+                body.withUnsafeBytes { body in
+                    header.withUnsafeMutableBytes { header in
+                        EvidencePack.encodeHeader(body: body, digest: piece.sha256, at: header.baseAddress!)
                     }
-                    let length = batch[item.position].count
-                    block.entries.append((item.digest, at, length))
-                    at += EvidencePack.headerSize + length
                 }
+                block.entries.append((item.digest, block.bytes.count, body.count))
+                block.bytes.append(contentsOf: header)
+                block.bytes.append(contentsOf: body)
             }
             try appendLocked(block)
         }
@@ -178,6 +191,7 @@ final class EvidenceStore: @unchecked Sendable {
         lock.withLock {
             guard state.current?.number == target.number else { return }
             state.syncedEnd = max(state.syncedEnd, target.end)
+            for block in state.unsynced where block.serial <= target.serial { state.keepSpare(block.bytes) }
             state.unsynced.removeAll { $0.serial <= target.serial }
         }
     }

@@ -1,3 +1,5 @@
+import LedgerCrypto
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -53,6 +55,8 @@ public protocol RecordStore: AnyObject, Sendable {
     /// Stores evidence payloads, durably or (`durable: false`) to be made durable by the next
     /// `append(_:syncingEvidenceFirst: true)`; returns their SHA-256 digests.
     func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]]
+    /// `putEvidence(batch:durable:)` for evidence whose SHA-256 is already known (hashed while it was verified).
+    func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError)
     /// The evidence with this SHA-256, if stored.
     func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]?
     /// Keeps a derived file (a projection snapshot) tagged with the log position it covers.
@@ -105,6 +109,11 @@ extension RecordStore {
     /// Stores without a cheaper unsynced path store durably.
     public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
         try putEvidence(batch: batch)
+    }
+
+    /// Stores that hash evidence themselves do so again.
+    public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
+        _ = try putEvidence(batch: batch.map(\.bytes), durable: durable)
     }
 }
 

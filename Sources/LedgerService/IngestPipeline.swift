@@ -1,5 +1,6 @@
 import LedgerAppStore
 import LedgerCore
+import LedgerCrypto
 import LedgerJSON
 import LedgerLog
 
@@ -64,8 +65,8 @@ public final class IngestPipeline: Sendable {
 
     /// A body turned into a record, or the reason it was refused.
     public enum Prepared: Sendable {
-        /// Verified and mapped: the record and the raw signed payload (its evidence).
-        case record(LedgerRecord, evidence: [UInt8])
+        /// Verified and mapped: the record and the raw signed payload (its evidence), hashed.
+        case record(LedgerRecord, evidence: HashedBytes)
         /// Refused.
         case rejected(status: String, message: String)
     }
@@ -87,7 +88,7 @@ public final class IngestPipeline: Sendable {
             let renewal = try verified.renewalInfo.map(RenewalInfoPayload.init(json:))
             let record = try LedgerRecord(
                 notification: notification, transaction: transaction, renewal: renewal, evidence: nil)
-            return .record(record, evidence: verified.signedPayloadBytes)
+            return .record(record, evidence: verified.evidence)
         } catch {
             // Apple's verifier decodes the payload into its type and reports a failure as a format error.
             return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.description)
@@ -109,7 +110,7 @@ public final class IngestPipeline: Sendable {
     /// Appends the prepared records of a batch and quarantines its rejections.
     public func commit(_ prepared: [Prepared], bodies: [[UInt8]]) throws(ServiceError) -> [IngestResult] {
         var results = [IngestResult?](repeating: nil, count: prepared.count)
-        var items: [(record: LedgerRecord, evidence: [UInt8]?)] = []
+        var items: [(record: LedgerRecord, evidence: HashedBytes?)] = []
         var positions: [Int] = []
         for (index, item) in prepared.enumerated() {
             switch item {

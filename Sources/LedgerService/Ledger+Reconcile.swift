@@ -1,5 +1,6 @@
 import LedgerAppStore
 import LedgerCore
+import LedgerCrypto
 import LedgerJSON
 import LedgerLog
 
@@ -24,7 +25,7 @@ extension Ledger {
         _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant
     ) throws(ServiceError) -> ReconcileCounts {
         var counts = ReconcileCounts()
-        var candidates: [(record: LedgerRecord, evidence: [UInt8]?)] = []
+        var candidates: [(record: LedgerRecord, evidence: HashedBytes?)] = []
         let environment = verifier.configuration.environment
         func reject(_ body: [UInt8], _ status: String, _ message: String) throws(ServiceError) {
             try quarantine.keep(body: body, status: status, message: message, at: now)
@@ -39,7 +40,7 @@ extension Ledger {
                         let payload = try TransactionPayload(json: try verifier.verifyTransaction(signed))
                         let record = try LedgerRecord(
                             historyTransaction: payload, responseEnvironment: page.environment, evidence: nil)
-                        candidates.append((record, evidence))
+                        candidates.append((record, HashedBytes(evidence)))
                     } catch let error as VerificationError {
                         try reject(evidence, error.status.rawValue, error.message)
                     } catch {
@@ -62,7 +63,7 @@ extension Ledger {
                         let record = try LedgerRecord(
                             status: item, transaction: transaction, renewal: renewal,
                             responseEnvironment: response.environment, evidence: nil)
-                        candidates.append((record, evidence))
+                        candidates.append((record, HashedBytes(evidence)))
                     } catch let error as VerificationError {
                         try reject(evidence, error.status.rawValue, error.message)
                     } catch {
@@ -87,7 +88,7 @@ extension Ledger {
         // Learn what the log knows about every subscription named, then keep only news.
         var known = KnownFacts()
         var learned = Set<String>()
-        var news: [(record: LedgerRecord, evidence: [UInt8]?)] = []
+        var news: [(record: LedgerRecord, evidence: HashedBytes?)] = []
         for candidate in candidates {
             if let otid = candidate.record.subject.originalTransactionId, learned.insert(otid).inserted {
                 for entry in try entries(for: .originalTransaction(otid)) { known.learn(entry.record) }

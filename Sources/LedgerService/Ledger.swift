@@ -54,18 +54,18 @@ public final class Ledger: Sendable {
     /// Appends records, each with the raw signed payload it came from (kept as evidence first, so a
     /// durable record never points at missing evidence). Durable on return; duplicates (same
     /// idempotency key, in the log or earlier in the call) are reported, not appended.
-    public func append(_ items: [(record: LedgerRecord, evidence: [UInt8]?)]) throws(ServiceError) -> [AppendOutcome] {
+    public func append(_ items: [(record: LedgerRecord, evidence: HashedBytes?)]) throws(ServiceError)
+        -> [AppendOutcome]
+    {
         do {
             let withEvidence = items.compactMap(\.evidence)
             // Evidence is stored without its own sync; the append that follows makes it durable before the
-            // records (one flush shared by every concurrent caller of the group commit). The store returns the
-            // digests in order, so each body is hashed once.
-            var digests =
-                withEvidence.isEmpty
-                ? [] : try log.putEvidence(batch: withEvidence, durable: false)[...]
+            // records (one flush shared by every concurrent caller of the group commit). Each body was hashed
+            // once, when it was verified.
+            if !withEvidence.isEmpty { try log.putEvidence(hashed: withEvidence, durable: false) }
             let entries = items.map { item -> LogEntry in
                 var record = item.record
-                if item.evidence != nil { record.evidence = digests.removeFirst() }
+                if let evidence = item.evidence { record.evidence = evidence.sha256 }
                 return LogEntry(
                     idempotencyKey: record.idempotencyKey, subjectKeys: SubjectKeys.keys(for: record),
                     payload: record.encoded())

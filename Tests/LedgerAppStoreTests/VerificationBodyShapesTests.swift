@@ -1,4 +1,5 @@
 import LedgerAppStore
+import LedgerCrypto
 import LedgerJSON
 import LedgerTesting
 import Testing
@@ -29,6 +30,8 @@ struct VerificationBodyShapesTests {
         for body in Self.bodies(jws) {
             let verified = try verifier.verifyNotification(body: Array(body.utf8))
             #expect(verified.signedPayloadBytes == Array(jws.utf8), "\(body.prefix(40))")
+            // The evidence digest is finished from the signature's digest: it must be the whole JWS's SHA-256.
+            #expect(verified.evidence.sha256 == SHA256.hash(Array(jws.utf8)))
             #expect(verified.signedPayload == jws)
             #expect(verified.payload == expected.payload)
             #expect(verified.transaction == expected.transaction)

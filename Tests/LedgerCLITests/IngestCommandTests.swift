@@ -59,6 +59,14 @@ import Testing
         #expect(unknown.json?["deviceLimit"] == 0)
     }
 
+    @Test func anUnreadableInputIsAFailureNamingIt() {
+        // A directory opens, but reading it fails: the error names the input and says what stays appended.
+        let result = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.directory.path])
+        #expect(result.code == 1)
+        #expect(result.err.contains("error: cannot read \(workspace.directory.path) after line 0"), "\(result.err)")
+        #expect(result.err.contains("the 0 records accepted before it stay appended"))
+    }
+
     @Test func refusesToVerifyWithoutATrustRoot() {
         let result = ledger([
             "ingest", "--data", workspace.data, "--environment", "sandbox", workspace.file("e.jsonl", []),

@@ -24,6 +24,18 @@ struct DigestTests {
         #expect(hasher.finalize() == SHA256.hash(message))
     }
 
+    @Test func hashedBytesFinishedFromAPrefixDigestMatchHashingThemWhole() {
+        let message = Array(repeating: Array("header.payload.signature ".utf8), count: 9).flatMap { $0 }
+        for prefix in [0, 1, 14, 63, 64, 65, 128, message.count - 1, message.count] {
+            var hasher = SHA256()
+            hasher.update(message[..<prefix])
+            let hashed = HashedBytes(message, continuing: hasher, afterPrefix: prefix)
+            #expect(hashed.bytes == message)
+            #expect(hashed.sha256 == SHA256.hash(message), "prefix \(prefix)")
+            #expect(hashed == HashedBytes(message))
+        }
+    }
+
     @Test func hexRoundTripsAndRejectsGarbage() {
         let bytes: [UInt8] = [0x00, 0x7F, 0x80, 0xFF, 0x3A]
         #expect(Hex.decode(Hex.encode(bytes)) == bytes)

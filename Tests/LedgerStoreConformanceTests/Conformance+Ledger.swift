@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerCrypto
 import LedgerJSON
 import LedgerLog
 import LedgerService
@@ -16,11 +17,11 @@ extension Conformance {
     }
 
     /// One subscription of user 42: bought on 1 January, refunded on 10 January, with its evidence.
-    static func purchaseThenRefund() -> [(record: LedgerRecord, evidence: [UInt8]?)] {
+    static func purchaseThenRefund() -> [(record: LedgerRecord, evidence: HashedBytes?)] {
         var script = SubscriptionScript(originalTransactionId: "2000000042", userId: 42)
         let bought = script.subscribe("com.visla.gps.monthly_3", at: RecordBuilders.instant("2026-01-01T00:00:00Z"))
         let refunded = script.refund(at: RecordBuilders.instant("2026-01-10T00:00:00Z"))
-        return [bought, refunded].map { ($0, Array("signed \($0.idempotencyKey)".utf8)) }
+        return [bought, refunded].map { ($0, HashedBytes(Array("signed \($0.idempotencyKey)".utf8))) }
     }
 
     /// `state --known-at` answers from the records the store had by then: the refund recorded on 10 January is

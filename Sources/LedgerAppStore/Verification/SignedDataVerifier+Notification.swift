@@ -1,3 +1,4 @@
+import LedgerCrypto
 import LedgerJSON
 
 extension SignedDataVerifier {
@@ -20,7 +21,7 @@ extension SignedDataVerifier {
     }
 
     private func verifyNotification(envelope: CompactJWS) throws(VerificationError) -> VerifiedNotification {
-        let (payload, header) = try verifyReturningHeader(envelope, coveredBy: nil)
+        let (payload, header, evidence) = try verifyReturningHeader(envelope, coveredBy: nil)
         let covered = configuration.nestedSignatures == .coveredByEnvelope ? header : nil
         let identity = try NotificationIdentity(payload)
         if let expected = configuration.bundleId, identity.bundleId != expected {
@@ -57,7 +58,7 @@ extension SignedDataVerifier {
             }
         }
         return VerifiedNotification(
-            signedPayloadBytes: envelope.bytes, payload: .object(payload), transaction: transaction,
+            evidence: evidence ?? HashedBytes(envelope.bytes), payload: .object(payload), transaction: transaction,
             renewalInfo: renewalInfo)
     }
 }

@@ -69,15 +69,16 @@ public final class SignedDataVerifier: Sendable {
     }
 
     /// `verify(_:coveredBy:)`, also returning the checked header (nil when signatures are skipped), so
-    /// that an envelope's nested JWSes can be covered by it.
+    /// that an envelope's nested JWSes can be covered by it, and the JWS's bytes with their SHA-256 when its
+    /// signature was checked (the digest of the signing input is most of it: the evidence is not hashed twice).
     func verifyReturningHeader(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?)
         throws(VerificationError)
-        -> (payload: JSONObject, header: EnvelopeHeader?)
+        -> (payload: JSONObject, header: EnvelopeHeader?, hashed: HashedBytes?)
     {
         let signedDate = try SignedFields.signedDate(of: jws.payload)
         if configuration.skipsSignatureVerification {
             _ = try jws.decodedHeader()
-            return (jws.payload, nil)
+            return (jws.payload, nil, nil)
         }
         guard let chainVerifier else {
             throw VerificationError(
@@ -93,10 +94,13 @@ public final class SignedDataVerifier: Sendable {
             throw VerificationError(
                 .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
         }
-        if covered { return (jws.payload, envelope) }
+        if covered { return (jws.payload, envelope, nil) }
+        var hasher = SHA256()
+        hasher.update(jws.signingInput)
+        var signingDigest = hasher
         guard jws.signature.count == 64,
             let signature = try? ECDSASignature(rawRepresentation: jws.signature),
-            key.isValidSignature(signature, for: jws.signingInput, digest: .sha256)
+            key.isValidSignature(signature, forDigest: signingDigest.finalize())
         else {
             // Apple's Swift library reports a signature that does not verify as INVALID_JWT_FORMAT.
             throw VerificationError(
@@ -104,7 +108,10 @@ public final class SignedDataVerifier: Sendable {
                 "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
                     + " signed by the App Store")
         }
-        return (jws.payload, EnvelopeHeader(segment: jws.headerSegment, header: header))
+        return (
+            jws.payload, EnvelopeHeader(segment: jws.headerSegment, header: header),
+            HashedBytes(jws.bytes, continuing: hasher, afterPrefix: jws.signingInput.count)
+        )
     }
 
     /// The checked header of `jws`, from the cache when this exact header was seen before (every JWS

@@ -1,10 +1,13 @@
+import LedgerCrypto
 import LedgerJSON
 
 /// A notification whose signature, chain, app and environment were verified, with its nested
 /// transaction and renewal info verified and decoded too.
 public struct VerifiedNotification: Sendable {
-    /// The JWS exactly as received (the evidence to keep), UTF-8.
-    public let signedPayloadBytes: [UInt8]
+    /// The JWS exactly as received (the evidence to keep), UTF-8, with its SHA-256.
+    public let evidence: HashedBytes
+    /// The JWS exactly as received, UTF-8.
+    public var signedPayloadBytes: [UInt8] { evidence.bytes }
     /// The decoded `responseBodyV2DecodedPayload` (a JSON object).
     public let payload: JSONValue
     /// The decoded `data.signedTransactionInfo`, when present.
@@ -20,12 +23,12 @@ public struct VerifiedNotification: Sendable {
         signedPayload: String, payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?
     ) {
         self.init(
-            signedPayloadBytes: CompactJWS.utf8Bytes(of: signedPayload), payload: payload,
+            evidence: HashedBytes(CompactJWS.utf8Bytes(of: signedPayload)), payload: payload,
             transaction: transaction, renewalInfo: renewalInfo)
     }
 
-    init(signedPayloadBytes: [UInt8], payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?) {
-        self.signedPayloadBytes = signedPayloadBytes
+    init(evidence: HashedBytes, payload: JSONValue, transaction: JSONValue?, renewalInfo: JSONValue?) {
+        self.evidence = evidence
         self.payload = payload
         self.transaction = transaction
         self.renewalInfo = renewalInfo

@@ -1,0 +1,136 @@
+import LedgerSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The non-blank lines of a JSON Lines input (a file, or `-` for standard input), in batches, read as they
+/// are consumed: the input is never held whole, so its size has no limit and memory stays at about one chunk
+/// plus one batch.
+///
+/// A `Sequence` cannot throw, so a read failure or an over-long line ends the sequence and is kept in
+/// ``failure``: check it once the sequence is consumed. Lines before the failure were delivered.
+final class LineBatches: Sequence, IteratorProtocol {
+    /// Bytes read from the input with one `read`, by default.
+    static let defaultChunkBytes = 8 << 20
+
+    /// The input as the user named it.
+    let path: String
+    /// Lines per batch.
+    let batchSize: Int
+    /// The longest line accepted, in bytes; a longer one ends the input with a failure.
+    let lineLimit: Int
+    /// The input's size when it is a regular file (for progress), else nil.
+    private(set) var totalBytes: Int64?
+    /// Bytes of the input consumed so far: the lines delivered and their newlines.
+    private(set) var consumedBytes: Int64 = 0
+    /// Why the input ended early, if it did.
+    private(set) var failure: CLIError?
+
+    private let fd: Int32
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private var lineNumber = 0
+
+    /// Opens the input; `chunkBytes` is how much one `read` asks for (the buffer grows for longer lines).
+    /// - Throws: ``CLIError`` failure when the file cannot be opened.
+    init(path: String, batchSize: Int, lineLimit: Int, chunkBytes: Int = defaultChunkBytes) throws(CLIError) {
+        self.path = path
+        self.batchSize = batchSize
+        self.lineLimit = lineLimit
+        if path == "-" {
+            fd = 0
+        } else {
+            do {
+                fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+            } catch {
+                throw CLIError.failure("cannot read \(path): \(error.message)")
+            }
+        }
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG { totalBytes = Int64(status.st_size) }
+        buffer = [UInt8](repeating: 0, count: Swift.max(1, chunkBytes))
+    }
+
+    deinit {
+        if fd != 0 { try? Syscall.closing(fd) }
+    }
+
+    /// The next batch of non-blank lines, each its own array; nil at the end of the input or after a failure.
+    func next() -> [[UInt8]]? {
+        var batch: [[UInt8]] = []
+        batch.reserveCapacity(batchSize)
+        while batch.count < batchSize, let line = nextLine() {
+            if !Self.isBlank(buffer[line]) { batch.append(Array(buffer[line])) }
+        }
+        return batch.isEmpty ? nil : batch
+    }
+
+    /// Where the next line is in the buffer (without its newline; valid until the next call), or nil.
+    private func nextLine() -> Range<Int>? {
+        while true {
+            let found = buffer.withUnsafeBytes { raw in
+                memchr(raw.baseAddress! + start, 0x0A, end - start).map { raw.baseAddress!.distance(to: $0) }
+            }
+            let lineEnd = found ?? end
+            guard lineEnd - start <= lineLimit else {
+                fail("line \(lineNumber + 1) of \(label) is longer than \(lineLimit) bytes: not a notification body")
+                return nil
+            }
+            if found != nil { return take(upTo: lineEnd, consuming: 1) }
+            if atEnd { return start < end ? take(upTo: end, consuming: 0) : nil }
+            fill()
+        }
+    }
+
+    private func take(upTo lineEnd: Int, consuming separator: Int) -> Range<Int> {
+        lineNumber += 1
+        let line = start..<lineEnd
+        consumedBytes += Int64(lineEnd - start + separator)
+        start = lineEnd + separator
+        return line
+    }
+
+    /// Reads more input after the unconsumed bytes, moving them to the front (or growing the buffer for a line
+    /// longer than a chunk) first.
+    private func fill() {
+        if start > 0 {
+            let count = end - start
+            buffer.withUnsafeMutableBytes { raw in
+                _ = memmove(raw.baseAddress!, raw.baseAddress! + start, count)
+            }
+            start = 0
+            end = count
+        }
+        if end == buffer.count {
+            buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+        }
+        do {
+            let count = try Syscall.retrying("read", path: path) {
+                buffer.withUnsafeMutableBytes { raw in
+                    Glibc.read(fd, raw.baseAddress! + end, raw.count - end)
+                }
+            }
+            if count == 0 { atEnd = true }
+            end += count
+        } catch {
+            fail("cannot read \(label) after line \(lineNumber): \(error.message)")
+        }
+    }
+
+    private func fail(_ message: String) {
+        failure = failure ?? CLIError.failure(message)
+        atEnd = true
+        start = end
+    }
+
+    private var label: String { path == "-" ? "standard input" : path }
+
+    /// Whether a line holds only spaces, tabs and carriage returns (JSON Lines allows such lines; they are skipped).
+    static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+        // A notification body starts with `{`: most lines answer at their first byte.
+        !line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+    }
+}
