@@ -120,6 +120,9 @@ func now() -> Double { seconds(CLOCK_MONOTONIC) }
 /// busy machine have the core.
 func cpuNow() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
 
+/// CPU time used so far by every thread of this process, in seconds.
+func processCPUNow() -> Double { seconds(CLOCK_PROCESS_CPUTIME_ID) }
+
 private func seconds(_ clock: clockid_t) -> Double {
     var time = timespec()
     clock_gettime(clock, &time)

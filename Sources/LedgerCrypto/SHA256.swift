@@ -23,6 +23,11 @@ public struct SHA256: Sendable {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    /// Finishes and writes the 32-byte digest at `target` (no allocation: for hashes computed per record).
+    public mutating func finalize(into target: UnsafeMutableRawPointer) {
+        _ = SHA256_Final(target.assumingMemoryBound(to: UInt8.self), &context)
+    }
+
     /// Finishes and returns the 32-byte digest.
     public mutating func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)

@@ -56,32 +56,52 @@ extension EventLog {
                 newSegment = created
                 segment = (created.name, created.fd, created.size)
             }
-            // Size every frame, then encode the batch in place into one block, handing the file each full
-            // megabyte as it is ready so the device starts writing it while the rest is encoded; then one
-            // fdatasync. On failure, cut the partial batch off again.
+            // Size every frame, then encode the batch in place into one block; then one fdatasync. A batch of
+            // more than two chunks is filled here while a helper thread seals its frames (chain hash, checksum)
+            // behind the filling and hands each sealed megabyte to the file; a smaller one is sealed and written
+            // here. On failure, cut the partial batch off again.
             let count = plan.records.count
             var offsets: [UInt32] = []
             offsets.reserveCapacity(count + 1)
+            var ends: [Int] = []
+            ends.reserveCapacity(count)
             var total = 0
             plan.forEachEntry { _, entry in
                 offsets.append(UInt32(segment.size + Int64(total)))
                 total += RecordCodec.frameSize(entry.pointee)
+                ends.append(total)
                 return true
             }
             let base = buffer.prepare(total)
             var subjectHashes: [UInt64] = []
             subjectHashes.reserveCapacity(count * 2)
             var flushed = 0
+            var submitted = 0
             var start = 0
             var failure: SystemError?
-            // A batch of several chunks hands them to a helper thread, so the copies into the page cache overlap
-            // the encoding of the rest.
-            let writer = total > 2 * Self.writeChunk ? ChunkWriter(fileSystem, segment.fd, base, at: segment.size) : nil
+            let writer =
+                total > 2 * Self.writeChunk
+                ? SealingWriter(
+                    fileSystem, segment.fd, base, at: segment.size, frameEnds: ends, previousHash: context.headHash,
+                    chunk: Self.writeChunk)
+                : nil
             plan.records.withUnsafeBufferPointer { records in
                 plan.forEachEntry { position, entry in
                     let record = records[position]
-                    let end = position + 1 < count ? Int(Int64(offsets[position + 1]) - segment.size) : total
+                    let end = ends[position]
                     let frame = base + start
+                    if let writer {
+                        RecordCodec.fill(
+                            entry.pointee, seq: record.seq, recordedAt: record.recordedAt, size: end - start, at: frame
+                        ) { subjectHashes.append(StableHash.hash($0)) }
+                        start = end
+                        if end - submitted >= Self.sealStep || position + 1 == count {
+                            if writer.failed { return false }
+                            writer.submit(frames: position + 1)
+                            submitted = end
+                        }
+                        return true
+                    }
                     if position == 0 {
                         context.headHash.withUnsafeBytes { previous in
                             RecordCodec.encode(
@@ -98,16 +118,11 @@ extension EventLog {
                     }
                     start = end
                     if end - flushed >= Self.writeChunk {
-                        if let writer {
-                            if writer.failed { return false }
-                            writer.submit(upTo: end)
-                        } else {
-                            do throws(SystemError) {
-                                try flush(segment.fd, base, flushed..<end, at: segment.size)
-                            } catch {
-                                failure = error
-                                return false
-                            }
+                        do throws(SystemError) {
+                            try flush(segment.fd, base, flushed..<end, at: segment.size)
+                        } catch {
+                            failure = error
+                            return false
                         }
                         flushed = end
                     }
@@ -116,7 +131,6 @@ extension EventLog {
             }
             do throws(SystemError) {
                 if let writer {
-                    writer.submit(upTo: total)
                     try writer.finish()
                 } else {
                     if let failure { throw failure }
@@ -143,6 +157,8 @@ extension EventLog {
 
     /// How many encoded bytes are handed to the file at a time within a batch.
     static let writeChunk = 1 << 20
+    /// How many filled bytes the leader hands to the sealing thread at a time.
+    static let sealStep = 64 << 10
 
     /// Writes the encoded bytes `range` of the batch at `base` + their position, and starts their writeback.
     private func flush(_ fd: FileDescriptor, _ buffer: UnsafeMutableRawPointer, _ range: Range<Int>, at base: Int64)

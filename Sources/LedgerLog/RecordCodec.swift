@@ -90,6 +90,17 @@ enum RecordCodec {
         _ entry: LogEntry, seq: UInt64, recordedAt: Int64, previousHash: UnsafeRawBufferPointer,
         size: Int, at base: UnsafeMutableRawPointer, subject: (UnsafeRawBufferPointer) -> Void = { _ in }
     ) {
+        fill(entry, seq: seq, recordedAt: recordedAt, size: size, at: base, subject: subject)
+        seal(size: size, at: base, previousHash: previousHash)
+    }
+
+    /// Writes every byte of a frame but its chain hash and checksum (``seal(size:at:previousHash:)`` adds those):
+    /// frames can be filled ahead while the chain, serial by nature, is hashed behind them.
+    @inline(__always)
+    static func fill(
+        _ entry: LogEntry, seq: UInt64, recordedAt: Int64, size: Int, at base: UnsafeMutableRawPointer,
+        subject: (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) {
         let header = LogFormat.frameHeaderSize
         base.storeBytes(of: UInt32(size - header).littleEndian, as: UInt32.self)
         base.storeBytes(of: LogFormat.version, toByteOffset: 8, as: UInt8.self)
@@ -115,11 +126,18 @@ enum RecordCodec {
         }
         position += payloadCount
         precondition(position + LogFormat.hashSize == size, "a frame's size does not match its entry")
+    }
+
+    /// Completes a filled frame of `size` bytes at `base`: its chain hash, SHA-256(previous ‖ body without the
+    /// hash), in its last 32 bytes, then its CRC-32C (over the length and the body).
+    @inline(__always)
+    static func seal(size: Int, at base: UnsafeMutableRawPointer, previousHash: UnsafeRawBufferPointer) {
+        let header = LogFormat.frameHeaderSize
+        let hashAt = size - LogFormat.hashSize
         var hasher = SHA256()
         hasher.update(previousHash)
-        hasher.update(UnsafeRawBufferPointer(start: base + header, count: position - header))
-        let hash = hasher.finalize()
-        hash.withUnsafeBytes { (base + position).copyMemory(from: $0.baseAddress!, byteCount: LogFormat.hashSize) }
+        hasher.update(UnsafeRawBufferPointer(start: base + header, count: hashAt - header))
+        hasher.finalize(into: base + hashAt)
         let crc = CRC32C.update(
             CRC32C.update(0, UnsafeRawBufferPointer(start: base, count: 4)),
             UnsafeRawBufferPointer(start: base + header, count: size - header))
