@@ -102,7 +102,7 @@ let package = Package(
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
-        .testTarget(name: "LedgerCryptoTests", dependencies: ["LedgerCrypto", "LedgerTesting"]),
+        .testTarget(name: "LedgerCryptoTests", dependencies: ["LedgerCrypto", "LedgerSystem", "LedgerTesting"]),
         .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerSystem"]),
         .testTarget(
             name: "LedgerAppStoreTests",
