@@ -22,6 +22,8 @@ final class KeyMultiplesVerifier: @unchecked Sendable {
     private let curve: OpaquePointer
     /// The same curve with the key as its generator, and a precomputed table of the key's multiples.
     private let keyGroup: OpaquePointer
+    /// The curve's order n, for ``ScalarInverse``.
+    private let order: ScalarInverse.UInt256
 
     /// Builds the table for `ecKey`'s public key; nil when libcrypto refuses any step.
     init?(ecKey: OpaquePointer) {
@@ -34,7 +36,7 @@ final class KeyMultiplesVerifier: @unchecked Sendable {
         }
         guard
             EC_GROUP_set_generator(keyGroup, key, EC_GROUP_get0_order(group), EC_GROUP_get0_cofactor(group)) == 1,
-            EC_GROUP_precompute_mult(keyGroup, nil) == 1
+            EC_GROUP_precompute_mult(keyGroup, nil) == 1, let order = Self.order(of: group)
         else {
             EC_GROUP_free(keyGroup)
             EC_GROUP_free(curve)
@@ -43,6 +45,15 @@ final class KeyMultiplesVerifier: @unchecked Sendable {
         }
         self.curve = curve
         self.keyGroup = keyGroup
+        self.order = order
+    }
+
+    /// A 256-bit curve's order; nil for another size.
+    private static func order(of group: OpaquePointer) -> ScalarInverse.UInt256? {
+        guard let order = EC_GROUP_get0_order(group), BN_num_bits(order) == 256 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        guard BN_bn2binpad(order, &bytes, 32) == 32 else { return nil }
+        return bytes.withUnsafeBytes { ScalarInverse.UInt256(bigEndian: $0) }
     }
 
     deinit {
@@ -66,7 +77,9 @@ final class KeyMultiplesVerifier: @unchecked Sendable {
             BN_is_zero(r) == 0, BN_is_zero(s) == 0, BN_cmp(r, order) < 0, BN_cmp(s, order) < 0,
             digestInteger(digest, bits: orderBits, into: e)
         else { return failed() }
-        guard BN_mod_inverse(w, s, order, context) != nil, BN_mod_mul(u1, e, w, order, context) == 1,
+        let sBytes = UnsafeRawBufferPointer(start: base + width, count: width)
+        guard invert(s, bytes: sBytes, order: order, into: w, context),
+            BN_mod_mul(u1, e, w, order, context) == 1,
             BN_mod_mul(u2, r, w, order, context) == 1
         else { return failed() }
         guard let point = EC_POINT_new(curve) else { return failed() }
@@ -81,6 +94,21 @@ final class KeyMultiplesVerifier: @unchecked Sendable {
             BN_nnmod(x, x, order, context) == 1
         else { return failed() }
         return BN_cmp(x, r) == 0
+    }
+
+    /// w = s⁻¹ mod n: by ``ScalarInverse``, checked (s·w ≡ 1) with libcrypto, else by `BN_mod_inverse`.
+    private func invert(
+        _ s: OpaquePointer, bytes: UnsafeRawBufferPointer, order: OpaquePointer, into w: OpaquePointer,
+        _ context: OpaquePointer
+    ) -> Bool {
+        if bytes.count == 32,
+            let inverse = ScalarInverse.inverse(of: ScalarInverse.UInt256(bigEndian: bytes), modulo: self.order),
+            inverse.bigEndianBytes.withUnsafeBufferPointer({ BN_bin2bn($0.baseAddress, 32, w) }) != nil,
+            let check = BN_CTX_get(context), BN_mod_mul(check, s, w, order, context) == 1, BN_is_one(check) == 1
+        {
+            return true
+        }
+        return BN_mod_inverse(w, s, order, context) != nil
     }
 
     /// e: the digest as a big-endian integer, keeping its leftmost `bits` bits when it is longer (SEC 1 §4.1.4

@@ -123,3 +123,60 @@ struct KeyMultiplesVerifierTests {
         #expect(wrong.values() == [0, 0, 0, 0] as [Int?])
     }
 }
+
+@Suite("ECDSA: modular inverse of scalars")
+struct ScalarInverseTests {
+    typealias UInt256 = ScalarInverse.UInt256
+
+    static func number(_ hex: String) -> UInt256 {
+        let bytes = Hex.decode(String(repeating: "0", count: 64 - hex.count) + hex)!
+        return bytes.withUnsafeBytes { UInt256(bigEndian: $0) }
+    }
+
+    /// (a · b) mod m by double-and-add on UInt256, for checking (slow, simple).
+    static func multiply(_ a: UInt256, _ b: UInt256, modulo m: UInt256) -> UInt256 {
+        var result = UInt256(0)
+        let bytes = b.bigEndianBytes
+        for byte in bytes {
+            for bit in (0..<8).reversed() {
+                let (doubled, carry) = result.adding(result)
+                result = carry != 0 || doubled.isAtLeast(m) ? doubled.subtracting(m) : doubled
+                if byte >> UInt8(bit) & 1 == 1 {
+                    let (sum, carry) = result.adding(a)
+                    result = carry != 0 || sum.isAtLeast(m) ? sum.subtracting(m) : sum
+                }
+            }
+        }
+        return result
+    }
+
+    @Test func inversesMultiplyToOneModuloTheOrder() {
+        let order = Self.number(Hex.encode(KeyMultiplesVerifierTests.order))
+        var values = [UInt256(1), UInt256(2), UInt256(3), order.subtracting(UInt256(1)), order.subtracting(UInt256(2))]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<200 {
+            var limbs: [UInt64] = []
+            for _ in 0..<4 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                limbs.append(state ^ (state >> 29))
+            }
+            var value = UInt256(0)
+            value.limbs = (limbs[0], limbs[1], limbs[2], limbs[3])
+            if value.isAtLeast(order) { value = value.subtracting(order) }
+            if !value.isZero { values.append(value) }
+        }
+        for value in values {
+            let inverse = ScalarInverse.inverse(of: value, modulo: order)
+            #expect(inverse.map { Self.multiply(value, $0, modulo: order) } == UInt256(1), "\(value.bigEndianBytes)")
+        }
+    }
+
+    @Test func outOfRangeAndSharedFactorsHaveNoInverse() {
+        let order = Self.number(Hex.encode(KeyMultiplesVerifierTests.order))
+        #expect(ScalarInverse.inverse(of: UInt256(0), modulo: order) == nil)
+        #expect(ScalarInverse.inverse(of: order, modulo: order) == nil)
+        #expect(ScalarInverse.inverse(of: UInt256(3), modulo: UInt256(8)) == nil)  // an even modulus
+        #expect(ScalarInverse.inverse(of: UInt256(6), modulo: UInt256(9)) == nil)  // gcd 3
+        #expect(ScalarInverse.inverse(of: UInt256(2), modulo: UInt256(9)) == UInt256(5))
+    }
+}
