@@ -15,6 +15,7 @@ import LedgerSystem
 /// (re-runnable: each run starts afresh).
 enum DemoCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        HeapTuning.keepHeapForBatches()
         let clock = ContinuousClock()
         let started = clock.now
         let root = context.arguments.value("--data") ?? "Events/demo"

@@ -12,6 +12,7 @@ enum IngestCommand {
     static let maxLineBytes = 64 << 20
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        HeapTuning.keepHeapForBatches()
         let directory = context.dataDirectory
         let bound = Commands.boundEnvironment(context)
         let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
