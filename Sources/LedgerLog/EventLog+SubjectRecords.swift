@@ -23,7 +23,7 @@ extension EventLog {
         }
         let wanted = seen.isEmpty ? candidates : candidates.filter { !seen.contains($0) }
         guard !wanted.isEmpty else { return }
-        var reader = SubjectReader(fileSystem: fileSystem, segments: segments)
+        var reader = SubjectReader(fileSystem: fileSystem, segments: segments, maps: segmentMaps)
         try key.withUTF8 { utf8 in
             let keyBytes = UnsafeRawBufferPointer(utf8)
             try reader.forEach(wanted) { view in
@@ -37,16 +37,30 @@ extension EventLog {
     }
 }
 
-/// Reads given records of a log (ascending seqs) in place, coalescing neighbours of a segment into one read.
+/// Reads given records of a log (ascending seqs) in place: from the mapping of a sealed segment (see
+/// ``SegmentMaps``), else coalescing neighbours of a segment into one read.
 struct SubjectReader: ~Copyable {
     private let fileSystem: any FileSystem
     private let segments: [Segment]
+    private let maps: SegmentMaps
     private var buffer: UnsafeMutableRawBufferPointer
+    /// The mapping of the segment read last, by its index.
+    private var mapped: (segment: Int, region: UnsafeRawBufferPointer?)?
 
-    init(fileSystem: any FileSystem, segments: [Segment]) {
+    init(fileSystem: any FileSystem, segments: [Segment], maps: SegmentMaps) {
         self.fileSystem = fileSystem
         self.segments = segments
+        self.maps = maps
         self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 16)
+    }
+
+    /// The mapping of segment `index` when it is sealed (not the last) and can be mapped.
+    private mutating func region(of index: Int) -> UnsafeRawBufferPointer? {
+        guard index + 1 < segments.count else { return nil }
+        if let mapped, mapped.segment == index { return mapped.region }
+        let region = maps.region(of: segments[index], fileSystem)
+        mapped = (index, region)
+        return region
     }
 
     deinit { buffer.deallocate() }
@@ -78,17 +92,25 @@ struct SubjectReader: ~Copyable {
                 end = next.end
             }
             let count = Int(end - first.start)
-            if count > buffer.count {
-                buffer.deallocate()
-                buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
-            }
             let segment = segments[first.segment]
-            let run = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
             let got: Int
-            do {
-                got = try fileSystem.readFully(segment.fd, into: run, at: first.start)
-            } catch {
-                throw LogError.system(error, "reading record \(seqs[position]) from \(segment.name)")
+            let base: UnsafeRawPointer
+            if let region = region(of: first.segment) {
+                // In place in the mapping (its bytes end at the segment's logical end).
+                base = region.baseAddress! + Int(first.start)
+                got = max(0, min(count, region.count - Int(first.start)))
+            } else {
+                if count > buffer.count {
+                    buffer.deallocate()
+                    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+                }
+                let run = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+                do {
+                    got = try fileSystem.readFully(segment.fd, into: run, at: first.start)
+                } catch {
+                    throw LogError.system(error, "reading record \(seqs[position]) from \(segment.name)")
+                }
+                base = UnsafeRawPointer(buffer.baseAddress!)
             }
             for index in position...last {
                 let seq = seqs[index]
@@ -102,8 +124,7 @@ struct SubjectReader: ~Copyable {
                 }
                 guard Int(end - first.start) <= got else { throw damaged() }
                 guard
-                    case .record(let view) = RecordCodec.parse(
-                        UnsafeRawPointer(buffer.baseAddress! + at), available: Int(end - start)),
+                    case .record(let view) = RecordCodec.parse(base + at, available: Int(end - start)),
                     view.seq == seq
                 else { throw damaged() }
                 try body(view)
@@ -132,7 +153,7 @@ extension EventLog {
     ///   throws.
     public func forEachRecord(seqs: [UInt64], _ body: (LogRecordView) throws -> Void) throws {
         let segments = try readableSegments()
-        var reader = SubjectReader(fileSystem: fileSystem, segments: segments)
+        var reader = SubjectReader(fileSystem: fileSystem, segments: segments, maps: segmentMaps)
         try reader.forEach(seqs, body)
     }
 }
