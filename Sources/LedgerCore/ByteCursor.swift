@@ -42,6 +42,25 @@ struct ByteCursor {
     }
 
     private mutating func readLongVarint() throws(CoreError) -> UInt64 {
+        if buffer.count - offset >= 10, let base = buffer.baseAddress {
+            // Ten bytes are there: no bound to check (a varint ends or overflows within them).
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            var index = offset
+            while true {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                index += 1
+                if shift == 63, byte > 1 {
+                    throw CoreError(.malformed, "varint at byte \(offset) overflows 64 bits; the record is damaged")
+                }
+                result |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 {
+                    offset = index
+                    return result
+                }
+                shift += 7
+            }
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var index = offset

@@ -83,6 +83,16 @@ struct FactReader: ~Copyable {
         return BinaryReader.validatedString(utf8) ?? String(decoding: utf8, as: UTF8.self)
     }
 
+    /// ``string(_:shared:)``, or `built` when `range` is `earlier` (a back-reference to the literal it was built
+    /// from).
+    @inline(__always)
+    func string(_ range: ByteRange, same earlier: ByteRange?, as built: String?, shared: inout FoldStrings)
+        -> String
+    {
+        if let earlier, let built, earlier.start == range.start, earlier.count == range.count { return built }
+        return string(range, shared: &shared)
+    }
+
     /// The string of a range read before, not shared (an idempotency key: one per record).
     func unsharedString(_ range: ByteRange) -> String {
         let utf8 = utf8(range)

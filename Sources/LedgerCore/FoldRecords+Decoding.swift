@@ -41,32 +41,65 @@ extension FoldRecords {
                     + "the payload is damaged or not a ledger record")
         }
 
-        // Only now, every byte checked: the strings the fold reads.
-        let type = notification.map { reader.string($0.type, shared: &strings) }
+        // Only now, every byte checked: the strings the fold reads. A back-reference gives the range of the
+        // literal it names, so a value repeated that way (the subscription's id in the subject, the transaction
+        // and the renewal info; a first transaction's id; the product auto-renewing) is built once.
         let subject = subjectOTID.map { reader.string($0, shared: &strings) }
-        let otid = transaction.map { reader.string($0.otid, shared: &strings) }
-        let revocationType = transaction?.revocationType.map { reader.string($0, shared: &strings) }
+        var otid: String?
+        var transactionOTID: String?
+        var transactionId = ""
+        var productId = ""
+        var token: String?
+        var familyRevocation = false
+        let type = notification.map { reader.string($0.type, shared: &strings) }
+        if let transaction {
+            let id = reader.string(transaction.otid, same: subjectOTID, as: subject, shared: &strings)
+            otid = id
+            transactionOTID = id
+            transactionId = reader.string(transaction.transactionId, same: transaction.otid, as: id, shared: &strings)
+            productId = reader.string(transaction.productId, shared: &strings)
+            token = transaction.token.map { reader.string($0, shared: &strings) }
+            let revocationType = transaction.revocationType.map { reader.string($0, shared: &strings) }
+            familyRevocation = revocationType == familyRevokeType || type == NotificationType.revoke
+        }
+        var renewalSigned: Instant?
+        var autoRenew: Bool?
+        var autoRenewProductId: String?
+        var gracePeriodExpires: Instant?
+        var retrying: Bool?
+        var renewalDate: Instant?
+        if let renewal {
+            if otid == nil {
+                otid = reader.string(renewal.otid, same: subjectOTID, as: subject, shared: &strings)
+            }
+            renewalSigned = renewal.signedDate
+            autoRenew = renewal.autoRenew
+            autoRenewProductId = renewal.autoRenewProductId.map {
+                reader.string($0, same: transaction?.productId, as: productId, shared: &strings)
+            }
+            gracePeriodExpires = renewal.gracePeriodExpiresDate
+            retrying = renewal.retrying
+            renewalDate = renewal.renewalDate
+        }
+        var subtype: String?
+        var notificationSigned: Instant?
+        if let notification {
+            subtype = notification.subtype.map { reader.string($0, shared: &strings) }
+            notificationSigned = notification.signedDate
+        }
         let fact = EntitlementFold.Fact(
             entry: position, seq: seq, recordedAt: recordedAt, key: reader.unsharedString(key),
             keyHash: EntitlementFold.Fact.hash(reader.bytes(key)), isLink: false, isCorrection: false,
-            hasOperatorPart: false, otid: otid ?? renewal.map { reader.string($0.otid, shared: &strings) } ?? subject,
-            userId: userId, hasTransaction: transaction != nil,
-            transactionId: transaction.map { reader.string($0.transactionId, shared: &strings) } ?? "",
-            productId: transaction.map { reader.string($0.productId, shared: &strings) } ?? "",
+            hasOperatorPart: false, otid: otid ?? subject, userId: userId, hasTransaction: transaction != nil,
+            transactionId: transactionId, productId: productId,
             transactionSigned: transaction?.signedDate ?? .distantPast,
             purchase: transaction?.purchaseDate ?? .distantPast, expires: transaction?.expiresDate,
-            revocation: transaction?.revocationDate,
-            familyRevocation: transaction != nil
-                && (revocationType == familyRevokeType || type == NotificationType.revoke),
-            upgraded: transaction?.isUpgraded ?? false,
-            token: transaction?.token.map { reader.string($0, shared: &strings) },
-            renewalSigned: renewal?.signedDate, autoRenew: renewal?.autoRenew,
-            autoRenewProductId: renewal?.autoRenewProductId.map { reader.string($0, shared: &strings) },
-            gracePeriodExpires: renewal?.gracePeriodExpiresDate, retrying: renewal?.retrying,
-            renewalDate: renewal?.renewalDate, type: type,
-            subtype: notification?.subtype.map { reader.string($0, shared: &strings) },
-            notificationSigned: notification?.signedDate)
-        return (fact, Named(subject: subject, transaction: otid))
+            revocation: transaction?.revocationDate, familyRevocation: familyRevocation,
+            upgraded: transaction?.isUpgraded ?? false, token: token, renewalSigned: renewalSigned,
+            autoRenew: autoRenew, autoRenewProductId: autoRenewProductId, gracePeriodExpires: gracePeriodExpires,
+            retrying: retrying, renewalDate: renewalDate, type: type, subtype: subtype,
+            notificationSigned: notificationSigned)
+        return (fact, Named(subject: subject, transaction: transactionOTID))
     }
 }
 
