@@ -58,14 +58,23 @@ public struct FoldRecords: Sendable {
         -> Named
     {
         let (fact, named) = try decodeFact(seq: seq, recordedAt: recordedAt, payload, position: facts.count)
+        if facts.capacity == 0 { reserve() }
         facts.append(fact)
         payloads.append(contentsOf: payload)
         ends.append(payloads.count)
         return named
     }
 
+    /// Room for a subject's records, so that the first few dozen appends do not regrow the arrays.
+    private mutating func reserve() {
+        facts.reserveCapacity(32)
+        ends.reserveCapacity(32)
+        payloads.reserveCapacity(32 << 8)
+    }
+
     /// Adds a record already decoded whole (its payload is its encoding).
     public mutating func append(_ entry: LedgerEntry) {
+        if facts.capacity == 0 { reserve() }
         facts.append(EntitlementFold.Fact(facts.count, entry))
         payloads.append(contentsOf: entry.record.encoded())
         ends.append(payloads.count)

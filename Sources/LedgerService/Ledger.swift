@@ -160,30 +160,48 @@ public final class Ledger: Sendable {
         about query: SubjectQuery,
         _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws(ServiceError) -> FoldRecords.Named
     ) throws(ServiceError) {
-        var seen = Set<UInt64>()
+        // A subject's records number a few dozen: sorted arrays, not sets. The file log skips the seqs read
+        // already by binary search; other stores take a set.
+        var seen: [UInt64] = []
         var read: [UInt64] = []
         var subscriptions: [String] = []
-        func collect(_ key: String) throws(ServiceError) {
+        var visited: [String] = []
+        if case .originalTransaction(let otid) = query { visited.append(otid) }
+        let eventLog = log as? EventLog
+        var key = SubjectKeys.key(for: query)
+        while true {
             // Each record is read once and decoded once, straight from the log's buffer, however many of the
             // subject's keys index it.
             read.removeAll(keepingCapacity: true)
+            func visit(_ seq: UInt64, _ recordedAt: Int64, _ payload: UnsafeRawBufferPointer) throws {
+                let named = try body(seq, recordedAt, payload)
+                // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
+                if let otid = named.subject, subscriptions.last != otid { subscriptions.append(otid) }
+                if let otid = named.transaction, subscriptions.last != otid { subscriptions.append(otid) }
+                read.append(seq)
+            }
             try Self.mapErrors {
-                try log.forEachPayload(forSubjectKey: key, skipping: seen) { seq, recordedAt, payload in
-                    let named = try body(seq, recordedAt, payload)
-                    // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
-                    if let otid = named.subject, subscriptions.last != otid { subscriptions.append(otid) }
-                    if let otid = named.transaction, subscriptions.last != otid { subscriptions.append(otid) }
-                    read.append(seq)
+                if let eventLog {
+                    try eventLog.forEachRecord(forSubjectKey: key, skippingSorted: seen) { view in
+                        try visit(view.seq, view.recordedAt, view.payload)
+                    }
+                } else {
+                    try log.forEachPayload(forSubjectKey: key, skipping: Set(seen), visit)
                 }
             }
-            for seq in read { seen.insert(seq) }
-        }
-        try collect(SubjectKeys.key(for: query))
-        var visited = Set<String>()
-        if case .originalTransaction(let otid) = query { visited.insert(otid) }
-        while let otid = subscriptions.popLast() {
-            guard visited.insert(otid).inserted else { continue }
-            try collect(SubjectKeys.subscription(otid))
+            if !read.isEmpty {
+                seen += read
+                seen.sort()
+            }
+            var next: String?
+            while next == nil, let otid = subscriptions.popLast() {
+                if !visited.contains(otid) {
+                    visited.append(otid)
+                    next = otid
+                }
+            }
+            guard let next else { return }
+            key = SubjectKeys.subscription(next)
         }
     }
 

@@ -55,6 +55,9 @@ import Testing
             var payloads: [UInt64] = []
             try log.forEachPayload(forSubjectKey: key, skipping: skipping) { seq, _, _ in payloads.append(seq) }
             #expect(payloads == rest.map(\.seq))
+            var sorted: [Seen] = []
+            try log.forEachRecord(forSubjectKey: key, skippingSorted: skipping.sorted()) { sorted.append(Seen($0)) }
+            #expect(sorted == rest, "\(key)")
         }
     }
 
