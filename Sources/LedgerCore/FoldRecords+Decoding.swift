@@ -51,8 +51,27 @@ extension FoldRecords {
         var productId = ""
         var token: String?
         var familyRevocation = false
-        let type = notification.map { reader.string($0.type, shared: &strings) }
+        var transactionSigned = Instant.distantPast
+        var purchase = Instant.distantPast
+        var expires: Instant?
+        var revocation: Instant?
+        var upgraded = false
+        var productRange: ByteRange?
+        var type: String?
+        var subtype: String?
+        var notificationSigned: Instant?
+        if let notification {
+            type = reader.string(notification.type, shared: &strings)
+            subtype = notification.subtype.map { reader.string($0, shared: &strings) }
+            notificationSigned = notification.signedDate
+        }
         if let transaction {
+            transactionSigned = transaction.signedDate
+            purchase = transaction.purchaseDate
+            expires = transaction.expiresDate
+            revocation = transaction.revocationDate
+            upgraded = transaction.isUpgraded
+            productRange = transaction.productId
             let id = reader.string(transaction.otid, same: subjectOTID, as: subject, shared: &strings)
             otid = id
             transactionOTID = id
@@ -75,27 +94,19 @@ extension FoldRecords {
             renewalSigned = renewal.signedDate
             autoRenew = renewal.autoRenew
             autoRenewProductId = renewal.autoRenewProductId.map {
-                reader.string($0, same: transaction?.productId, as: productId, shared: &strings)
+                reader.string($0, same: productRange, as: productId, shared: &strings)
             }
             gracePeriodExpires = renewal.gracePeriodExpiresDate
             retrying = renewal.retrying
             renewalDate = renewal.renewalDate
         }
-        var subtype: String?
-        var notificationSigned: Instant?
-        if let notification {
-            subtype = notification.subtype.map { reader.string($0, shared: &strings) }
-            notificationSigned = notification.signedDate
-        }
         let fact = EntitlementFold.Fact(
             entry: position, seq: seq, recordedAt: recordedAt, key: reader.unsharedString(key),
             keyHash: EntitlementFold.Fact.hash(reader.bytes(key)), isLink: false, isCorrection: false,
             hasOperatorPart: false, otid: otid ?? subject, userId: userId, hasTransaction: transaction != nil,
-            transactionId: transactionId, productId: productId,
-            transactionSigned: transaction?.signedDate ?? .distantPast,
-            purchase: transaction?.purchaseDate ?? .distantPast, expires: transaction?.expiresDate,
-            revocation: transaction?.revocationDate, familyRevocation: familyRevocation,
-            upgraded: transaction?.isUpgraded ?? false, token: token, renewalSigned: renewalSigned,
+            transactionId: transactionId, productId: productId, transactionSigned: transactionSigned,
+            purchase: purchase, expires: expires, revocation: revocation, familyRevocation: familyRevocation,
+            upgraded: upgraded, token: token, renewalSigned: renewalSigned,
             autoRenew: autoRenew, autoRenewProductId: autoRenewProductId, gracePeriodExpires: gracePeriodExpires,
             retrying: retrying, renewalDate: renewalDate, type: type, subtype: subtype,
             notificationSigned: notificationSigned)

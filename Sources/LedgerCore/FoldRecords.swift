@@ -164,9 +164,7 @@ struct FoldStrings: Sendable {
         let hash = EntitlementFold.Fact.hash(bytes)
         for index in hashes.indices where hashes[index] == hash {
             var known = values[index]
-            if known.withUTF8({ $0.count == bytes.count && UnsafeRawBufferPointer($0).elementsEqual(bytes) }) {
-                return known
-            }
+            if known.withUTF8({ Self.equal(UnsafeRawBufferPointer($0), bytes) }) { return known }
         }
         let string = String(decoding: bytes, as: UTF8.self)
         if hashes.count < Self.capacity {
@@ -174,5 +172,26 @@ struct FoldStrings: Sendable {
             values.append(string)
         }
         return string
+    }
+
+    /// Whether two runs of bytes are equal, a word at a time.
+    @inline(__always)
+    static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        var offset = 0
+        while offset + 8 <= lhs.count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < lhs.count {
+            if lhs[offset] != rhs[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 }
