@@ -13,10 +13,18 @@ extension EntitlementFold {
             let members: Range<Int>
         }
 
-        /// Where the fold's input comes from: whole entries, or records decoded for the fold alone.
+        /// Where the fold's input comes from: whole entries, or records decoded for the fold alone (boxed: the
+        /// index is copied into closures, and a box is one reference to retain, the batch's arrays are five).
         enum Source {
             case entries(UnsafeBufferPointer<LedgerEntry>)
-            case records(FoldRecords)
+            case records(RecordsBox)
+        }
+
+        /// A batch of records, by reference.
+        final class RecordsBox {
+            let records: FoldRecords
+
+            init(_ records: FoldRecords) { self.records = records }
         }
 
         let source: Source
@@ -38,7 +46,7 @@ extension EntitlementFold {
         }
 
         init(_ records: FoldRecords, knownAt: Instant?, only otid: String? = nil) {
-            self.init(records.facts, source: .records(records), knownAt: knownAt, only: otid)
+            self.init(records.facts, source: .records(RecordsBox(records)), knownAt: knownAt, only: otid)
         }
 
         private init(_ facts: [Fact], source: Source, knownAt: Instant?, only otid: String?) {
@@ -94,7 +102,7 @@ extension EntitlementFold {
         func record(_ entry: Int) -> LedgerRecord {
             switch source {
             case .entries(let entries): return entries[entry].record
-            case .records(let records): return records.record(entry)
+            case .records(let box): return box.records.record(entry)
             }
         }
 
@@ -142,8 +150,8 @@ extension EntitlementFold {
             case .entries(let entries):
                 if entries[lhs].record == entries[rhs].record { return false }
                 return entries[lhs].record.encoded().lexicographicallyPrecedes(entries[rhs].record.encoded())
-            case .records(let records):
-                return records.payloadPrecedes(lhs, rhs)
+            case .records(let box):
+                return box.records.payloadPrecedes(lhs, rhs)
             }
         }
     }
