@@ -9,7 +9,8 @@ import Synchronization
 /// no mapped byte can vanish under a reader (which would be a SIGBUS). The tail segment keeps `pread`. Every
 /// record read from a mapping is still checked against its CRC. A mapping is made on first use and released
 /// when the log is deinitialised, never by ``EventLog/close()``, so a read racing a close cannot touch an
-/// unmapped page. A file system that does not map (``FileSystem/mapReadOnly(_:count:)`` gives nil) or a failed
+/// unmapped page. Mapping fills the segment's page tables at once (`MAP_POPULATE`), so random reads do not fault
+/// page by page; it is done outside the lock. A file system that does not map (``FileSystem/mapReadOnly(_:count:)`` gives nil) or a failed
 /// `mmap` leaves the segment to `pread`.
 final class SegmentMaps: Sendable {
     /// A mapped region, by address (the pointer itself is not `Sendable`).
@@ -24,17 +25,28 @@ final class SegmentMaps: Sendable {
     /// The mapping of `segment`, a sealed segment of the log (not its last), made on first use; nil when it
     /// cannot be mapped.
     func region(of segment: Segment, _ fileSystem: any FileSystem) -> UnsafeRawBufferPointer? {
-        let region = regions.withLock { regions -> Region? in
+        if let known = regions.withLock({ $0[segment.firstSeq] }) { return Self.buffer(known) }
+        // Mapped outside the lock: filling a segment's page tables takes a while (longer when it must be read
+        // from the disk), and readers of the segments mapped already must not wait for it.
+        var made: Region?
+        if segment.size > 0, let mapped = try? fileSystem.mapReadOnly(segment.fd, count: Int(segment.size)),
+            let base = mapped.baseAddress
+        {
+            made = Region(address: UInt(bitPattern: base), count: mapped.count)
+        }
+        let kept = regions.withLock { regions -> Region? in
             if let known = regions[segment.firstSeq] { return known }
-            var made: Region?
-            if segment.size > 0, let mapped = try? fileSystem.mapReadOnly(segment.fd, count: Int(segment.size)),
-                let base = mapped.baseAddress
-            {
-                made = Region(address: UInt(bitPattern: base), count: mapped.count)
-            }
             regions[segment.firstSeq] = made
             return made
         }
+        if let made, kept?.address != made.address {
+            fileSystem.unmap(
+                UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: made.address), count: made.count))
+        }
+        return Self.buffer(kept)
+    }
+
+    private static func buffer(_ region: Region?) -> UnsafeRawBufferPointer? {
         guard let region, let base = UnsafeRawPointer(bitPattern: region.address) else { return nil }
         return UnsafeRawBufferPointer(start: base, count: region.count)
     }
