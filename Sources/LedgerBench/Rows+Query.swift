@@ -20,7 +20,8 @@ extension BenchRow {
                     "query-\(label).cpu.p99", "… p99 of CPU time (the machine's other load left out)", unit: "µs",
                     better: .lower, target: p99Target, peer: true),
                 Metric(
-                    "query-\(label).records.p50", "↳ of which reading the records (Ledger.entries): p50 of CPU time",
+                    "query-\(label).records.p50",
+                    "↳ of which reading the records (Ledger.foldRecords): p50 of CPU time",
                     unit: "µs",
                     better: .lower),
                 Metric("query-\(label).fold.p50", "↳ of which the fold: p50 of CPU time", unit: "µs", better: .lower),
@@ -61,9 +62,9 @@ extension BenchRow {
             var foldTimes: [Double] = []
             for (user, at) in queries {
                 let start = cpuNow()
-                let entries = try ledger.entries(for: .user(user))
+                let records = try ledger.foldRecords(for: .user(user))
                 let read = cpuNow()
-                let state = ledger.fold.state(of: .user(user), entries: entries, at: at, knownAt: nil)
+                let state = ledger.fold.state(of: .user(user), records: records, at: at, knownAt: nil)
                 foldTimes.append(cpuNow() - read)
                 readTimes.append(read - start)
                 if state.deviceLimit < 0 { mismatches += 1 }

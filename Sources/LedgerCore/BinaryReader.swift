@@ -10,88 +10,45 @@ public struct BinaryReader: ~Copyable {
     /// never refers to a later one).
     public static let maxStrings = 32
 
-    private let buffer: UnsafeRawBufferPointer
-    /// The position of the next byte to read.
-    public private(set) var offset: Int
+    /// The primitives: bytes, varints, instants.
+    var cursor: ByteCursor
     private var strings: InlineArray<32, String?>
     private var stringCount = 0
-    private var instantBase: Int64?
 
     /// Creates a reader over `buffer`, which must stay valid while the reader is used.
     public init(_ buffer: UnsafeRawBufferPointer) {
-        self.buffer = buffer
-        self.offset = 0
+        self.cursor = ByteCursor(buffer)
         self.strings = InlineArray(repeating: nil)
     }
 
+    /// The position of the next byte to read.
+    public var offset: Int { cursor.offset }
+
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset == buffer.count }
+    public var isAtEnd: Bool { cursor.isAtEnd }
 
     /// The number of bytes not read yet.
-    public var remaining: Int { buffer.count - offset }
+    public var remaining: Int { cursor.remaining }
 
     /// Reads one raw byte.
     @inline(__always)
-    public mutating func readByte() throws(CoreError) -> UInt8 {
-        guard offset < buffer.count else { throw Self.truncated(offset) }
-        let byte = buffer[offset]
-        offset += 1
-        return byte
-    }
+    public mutating func readByte() throws(CoreError) -> UInt8 { try cursor.readByte() }
 
     /// Reads an unsigned LEB128 varint of at most 10 bytes whose value fits 64 bits.
     @inline(__always)
-    public mutating func readVarint() throws(CoreError) -> UInt64 {
-        if offset < buffer.count {
-            let first = buffer[offset]
-            if first < 0x80 {
-                offset += 1
-                return UInt64(first)
-            }
-        }
-        return try readLongVarint()
-    }
-
-    private mutating func readLongVarint() throws(CoreError) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        var index = offset
-        let end = buffer.count
-        while true {
-            guard index < end else { throw Self.truncated(offset) }
-            let byte = buffer[index]
-            index += 1
-            if shift == 63, byte > 1 {
-                throw CoreError(.malformed, "varint at byte \(offset) overflows 64 bits; the record is damaged")
-            }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 {
-                offset = index
-                return result
-            }
-            shift += 7
-        }
-    }
+    public mutating func readVarint() throws(CoreError) -> UInt64 { try cursor.readVarint() }
 
     /// Reads a zig-zag encoded signed integer.
     @inline(__always)
-    public mutating func readSigned() throws(CoreError) -> Int64 {
-        let raw = try readVarint()
-        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-    }
+    public mutating func readSigned() throws(CoreError) -> Int64 { try cursor.readSigned() }
 
     /// Reads an instant (absolute for the first one, relative to it afterwards).
     @inline(__always)
-    public mutating func readInstant() throws(CoreError) -> Instant {
-        let value = try readSigned()
-        if let base = instantBase { return Instant(milliseconds: base &+ value) }
-        instantBase = value
-        return Instant(milliseconds: value)
-    }
+    public mutating func readInstant() throws(CoreError) -> Instant { try cursor.readInstant() }
 
     /// Reads a string: a literal (validated UTF-8, at most ``maxStringLength`` bytes) or a back-reference.
     public mutating func readString() throws(CoreError) -> String {
-        let start = offset
+        let start = cursor.offset
         let tag = try readVarint()
         if tag & 1 == 1 {
             guard tag >> 1 < UInt64(stringCount) else {
@@ -108,13 +65,12 @@ public struct BinaryReader: ~Copyable {
                 .limitExceeded, "string at byte \(start) claims \(length) bytes, over the \(Self.maxStringLength) limit"
             )
         }
-        guard Int(length) <= remaining else { throw Self.truncated(start) }
-        let utf8 = UnsafeBufferPointer(
-            start: buffer.baseAddress.map { ($0 + offset).assumingMemoryBound(to: UInt8.self) }, count: Int(length))
+        guard Int(length) <= remaining else { throw ByteCursor.truncated(start) }
+        let utf8 = cursor.utf8(at: cursor.offset, count: Int(length))
         guard let string = Self.validatedString(utf8) else {
             throw CoreError(.malformed, "string at byte \(start) is not valid UTF-8; the record is damaged")
         }
-        offset += Int(length)
+        cursor.advance(by: Int(length))
         if stringCount < Self.maxStrings {
             strings[stringCount] = string
             stringCount += 1
@@ -124,14 +80,14 @@ public struct BinaryReader: ~Copyable {
 
     /// Reads a length-prefixed run of raw bytes of at most `maxLength` bytes.
     public mutating func readBytes(maxLength: Int) throws(CoreError) -> [UInt8] {
-        let start = offset
+        let start = cursor.offset
         let length = try readVarint()
         guard length <= UInt64(maxLength) else {
             throw CoreError(.limitExceeded, "byte run at byte \(start) claims \(length) bytes, over \(maxLength)")
         }
-        guard Int(length) <= remaining else { throw Self.truncated(start) }
-        let run = Array(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + Int(length)]))
-        offset += Int(length)
+        guard Int(length) <= remaining else { throw ByteCursor.truncated(start) }
+        let run = Array(UnsafeRawBufferPointer(start: cursor.address(cursor.offset), count: Int(length)))
+        cursor.advance(by: Int(length))
         return run
     }
 
@@ -139,7 +95,7 @@ public struct BinaryReader: ~Copyable {
     /// values over 15 bytes (product identifiers, transaction types…) come from ``InternedStrings`` without
     /// allocating.
     @inline(__always)
-    private static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+    static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
         guard isASCII(utf8) else { return String(validating: utf8, as: UTF8.self) }
         // Up to 15 bytes a string is stored inline and costs no allocation: nothing to share.
         if utf8.count > 15, let interned = InternedStrings.lookup(utf8) { return interned }
@@ -162,11 +118,5 @@ public struct BinaryReader: ~Copyable {
             index += 1
         }
         return combined & 0x8080_8080_8080_8080 == 0
-    }
-
-    private static func truncated(_ at: Int) -> CoreError {
-        CoreError(
-            .truncated,
-            "the record ends inside the value starting at byte \(at); it was cut short (a torn write or a bad copy)")
     }
 }

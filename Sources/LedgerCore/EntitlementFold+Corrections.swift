@@ -27,9 +27,10 @@ extension EntitlementFold {
 
         init(_ index: Index, ownerOf: (String) -> Subject) {
             for member in index.corrections {
-                guard let correction = index.entries[member].record.correction else { continue }
-                let subject = index.entries[member].record.subject
-                let seq = index.entries[member].seq
+                let record = index.record(member)
+                guard let correction = record.correction else { continue }
+                let subject = record.subject
+                let seq = index.facts[member].seq
                 switch correction.action {
                 case .grant(let productId, let from, let until):
                     let explicit = EntitlementFold.owner(token: subject.appAccountToken, userId: subject.userId)
@@ -83,9 +84,9 @@ extension EntitlementFold {
         }
         let status: EntitlementStatus = at < end ? .active : revoked ? .revoked : .expired
         let product = catalog.product(id: grant.productId)
-        let seq = revokes.reduce(index.entries[grant.member].seq) { max($0, $1.seq) }
+        let seq = revokes.reduce(index.facts[grant.member].seq) { max($0, $1.seq) }
         return SubscriptionState(
-            originalTransactionId: "correction:" + index.entries[grant.member].record.idempotencyKey,
+            originalTransactionId: "correction:" + index.facts[grant.member].key,
             productId: grant.productId, productKnown: product != nil,
             devices: product?.devices ?? 0, period: product?.period.name, status: status, since: grant.from,
             expiresAt: end, gracePeriodExpiresAt: nil, autoRenew: nil, pendingProductId: nil, lastSeq: seq)

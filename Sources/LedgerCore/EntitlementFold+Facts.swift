@@ -12,7 +12,13 @@ extension EntitlementFold {
         /// A hash of ``key``: duplicates are found by sorting on it (then on the key).
         let keyHash: UInt64
         let isLink: Bool
+        /// An operator correction (``RecordSource/correction``): the fold reads it from the whole record.
+        let isCorrection: Bool
+        /// The record carries a correction or a link part (whatever its source).
+        let hasOperatorPart: Bool
         let otid: String?
+        /// The subject's user id (the projection table lists a component's users by it).
+        let userId: Int64?
 
         // The transaction, when `hasTransaction`.
         let hasTransaction: Bool
@@ -33,6 +39,7 @@ extension EntitlementFold {
         let autoRenewProductId: String?
         let gracePeriodExpires: Instant?
         let retrying: Bool?
+        let renewalDate: Instant?
 
         // The notification envelope.
         let type: String?
@@ -42,35 +49,87 @@ extension EntitlementFold {
         /// An FNV-style hash over the UTF-8 bytes, a word at a time: only used to bring equal keys together.
         static func hash(_ key: String) -> UInt64 {
             var copy = key
-            return copy.withUTF8 { bytes in
-                var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
-                guard let base = bytes.baseAddress else { return hash }
-                let raw = UnsafeRawPointer(base)
-                var offset = 0
-                while offset + 8 <= bytes.count {
-                    hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01B3
-                    hash ^= hash >> 29
-                    offset += 8
-                }
-                while offset < bytes.count {
-                    hash = (hash ^ UInt64(bytes[offset])) &* 0x100_0000_01B3
-                    offset += 1
-                }
-                return hash
+            return copy.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// ``hash(_:)`` of a string's UTF-8 bytes.
+        @inline(__always)
+        static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+            guard let raw = bytes.baseAddress else { return hash }
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01B3
+                hash ^= hash >> 29
+                offset += 8
             }
+            while offset < bytes.count {
+                hash = (hash ^ UInt64(bytes[offset])) &* 0x100_0000_01B3
+                offset += 1
+            }
+            return hash
         }
 
         /// When the record's App Store state was signed: the notification's, else the renewal info's.
         var signalTime: Instant? { notificationSigned ?? renewalSigned }
 
-        init(_ entries: UnsafeBufferPointer<LedgerEntry>, _ entry: Int) {
+        /// Every field given (``FoldRecords`` reads them from the encoding).
+        init(
+            entry: Int, seq: UInt64, recordedAt: Instant, key: String, keyHash: UInt64, isLink: Bool,
+            isCorrection: Bool, hasOperatorPart: Bool, otid: String?, userId: Int64?, hasTransaction: Bool,
+            transactionId: String, productId: String, transactionSigned: Instant, purchase: Instant,
+            expires: Instant?, revocation: Instant?, familyRevocation: Bool, upgraded: Bool, token: String?,
+            renewalSigned: Instant?, autoRenew: Bool?, autoRenewProductId: String?, gracePeriodExpires: Instant?,
+            retrying: Bool?, renewalDate: Instant?, type: String?, subtype: String?, notificationSigned: Instant?
+        ) {
             self.entry = entry
-            seq = entries[entry].seq
-            recordedAt = entries[entry].recordedAt
-            key = entries[entry].record.idempotencyKey
+            self.seq = seq
+            self.recordedAt = recordedAt
+            self.key = key
+            self.keyHash = keyHash
+            self.isLink = isLink
+            self.isCorrection = isCorrection
+            self.hasOperatorPart = hasOperatorPart
+            self.otid = otid
+            self.userId = userId
+            self.hasTransaction = hasTransaction
+            self.transactionId = transactionId
+            self.productId = productId
+            self.transactionSigned = transactionSigned
+            self.purchase = purchase
+            self.expires = expires
+            self.revocation = revocation
+            self.familyRevocation = familyRevocation
+            self.upgraded = upgraded
+            self.token = token
+            self.renewalSigned = renewalSigned
+            self.autoRenew = autoRenew
+            self.autoRenewProductId = autoRenewProductId
+            self.gracePeriodExpires = gracePeriodExpires
+            self.retrying = retrying
+            self.renewalDate = renewalDate
+            self.type = type
+            self.subtype = subtype
+            self.notificationSigned = notificationSigned
+        }
+
+        init(_ entries: UnsafeBufferPointer<LedgerEntry>, _ entry: Int) {
+            self.init(entry, entries[entry])
+        }
+
+        /// The facts of one entry, at position `entry` of the fold's input.
+        init(_ entry: Int, _ ledgerEntry: borrowing LedgerEntry) {
+            self.entry = entry
+            seq = ledgerEntry.seq
+            recordedAt = ledgerEntry.recordedAt
+            let record = ledgerEntry.record
+            key = record.idempotencyKey
             keyHash = Self.hash(key)
-            isLink = entries[entry].record.source == .link
-            if let notification = entries[entry].record.notification {
+            isLink = record.source == .link
+            isCorrection = record.source == .correction
+            hasOperatorPart = record.correction != nil || record.link != nil
+            userId = record.subject.userId
+            if let notification = record.notification {
                 type = notification.type
                 subtype = notification.subtype
                 notificationSigned = notification.signedDate
@@ -80,7 +139,7 @@ extension EntitlementFold {
                 notificationSigned = nil
             }
             var otid: String?
-            if let facts = entries[entry].record.transaction {
+            if let facts = record.transaction {
                 otid = facts.originalTransactionId
                 hasTransaction = true
                 transactionId = facts.transactionId
@@ -104,21 +163,23 @@ extension EntitlementFold {
                 upgraded = false
                 token = nil
             }
-            if let facts = entries[entry].record.renewal {
+            if let facts = record.renewal {
                 otid = otid ?? facts.originalTransactionId
                 renewalSigned = facts.signedDate
                 autoRenew = facts.autoRenewStatus
                 autoRenewProductId = facts.autoRenewProductId
                 gracePeriodExpires = facts.gracePeriodExpiresDate
                 retrying = facts.isInBillingRetryPeriod
+                renewalDate = facts.renewalDate
             } else {
                 renewalSigned = nil
                 autoRenew = nil
                 autoRenewProductId = nil
                 gracePeriodExpires = nil
                 retrying = nil
+                renewalDate = nil
             }
-            self.otid = otid ?? entries[entry].record.subject.originalTransactionId
+            self.otid = otid ?? record.subject.originalTransactionId
         }
     }
 }

@@ -29,7 +29,7 @@ extension EntitlementFold {
             picked += index.members[group.members].map { index.facts[$0].entry }
         }
         for member in index.corrections {
-            let subject = index.entries[member].record.subject
+            let subject = index.record(member).subject
             if let otid = subject.originalTransactionId, ownedIds.contains(otid) || otid == only {
                 picked.append(member)
             } else if only == nil, subject.userId != nil || subject.appAccountToken != nil,

@@ -25,7 +25,7 @@ extension EntitlementFold {
                 .with(token: token.value)
         }
         if let link {
-            let subject = index.entries[link.index].record.subject
+            let subject = index.record(link.index).subject
             return owner(token: subject.appAccountToken, userId: subject.userId)
         }
         return Subject()

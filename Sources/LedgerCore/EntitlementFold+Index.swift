@@ -13,44 +13,71 @@ extension EntitlementFold {
             let members: Range<Int>
         }
 
-        let entries: UnsafeBufferPointer<LedgerEntry>
-        /// The visible Apple-sourced entries' facts, in entry order.
-        private(set) var facts: [Fact] = []
+        /// Where the fold's input comes from: whole entries, or records decoded for the fold alone (boxed: the
+        /// index is copied into closures, and a box is one reference to retain, the batch's arrays are five).
+        enum Source {
+            case entries(UnsafeBufferPointer<LedgerEntry>)
+            case records(RecordsBox)
+        }
+
+        /// A batch of records, by reference.
+        final class RecordsBox {
+            let records: FoldRecords
+
+            init(_ records: FoldRecords) { self.records = records }
+        }
+
+        let source: Source
+        /// The facts of every input entry, in input order (a fact's ``Fact/entry`` is its position).
+        let facts: [Fact]
         /// Groups, sorted by original transaction id.
         private(set) var groups: [Group] = []
-        /// Indices into ``facts``, contiguous per group, one per idempotency key.
+        /// Indices into ``facts`` of the visible Apple-sourced entries, contiguous per group, one per
+        /// idempotency key.
         private(set) var members: [Int] = []
-        /// Visible correction entries (indices into ``entries``), one per idempotency key.
+        /// Visible correction entries (indices into ``facts``), one per idempotency key.
         private(set) var corrections: [Int] = []
 
         init(_ entries: UnsafeBufferPointer<LedgerEntry>, knownAt: Instant?, only otid: String? = nil) {
-            self.entries = entries
+            var facts: [Fact] = []
+            facts.reserveCapacity(entries.count)
+            for index in entries.indices { facts.append(Fact(index, entries[index])) }
+            self.init(facts, source: .entries(entries), knownAt: knownAt, only: otid)
+        }
+
+        init(_ records: FoldRecords, knownAt: Instant?, only otid: String? = nil) {
+            self.init(records.facts, source: .records(RecordsBox(records)), knownAt: knownAt, only: otid)
+        }
+
+        private init(_ facts: [Fact], source: Source, knownAt: Instant?, only otid: String?) {
+            self.source = source
+            self.facts = facts
             var groups = GroupMap()
             var assignment: [Int32] = []
+            var visible: [Int] = []
             var counts: [Int] = []
-            facts.reserveCapacity(entries.count)
-            assignment.reserveCapacity(entries.count)
-            for index in entries.indices {
-                if let knownAt, entries[index].recordedAt > knownAt { continue }
-                if entries[index].record.source == .correction {
+            assignment.reserveCapacity(facts.count)
+            visible.reserveCapacity(facts.count)
+            for index in facts.indices {
+                if let knownAt, facts[index].recordedAt > knownAt { continue }
+                if facts[index].isCorrection {
                     corrections.append(index)
                     continue
                 }
-                let fact = Fact(entries, index)
-                guard let key = fact.otid, otid == nil || otid == key else { continue }
+                guard let key = facts[index].otid, otid == nil || otid == key else { continue }
                 let group = groups.index(of: key)
                 if group == counts.count { counts.append(0) }
                 counts[group] += 1
                 assignment.append(Int32(group))
-                facts.append(fact)
+                visible.append(index)
             }
             // Counting sort into contiguous groups.
             var starts = [Int](repeating: 0, count: counts.count + 1)
             for group in counts.indices { starts[group + 1] = starts[group] + counts[group] }
             var cursor = starts
-            members = [Int](repeating: 0, count: facts.count)
+            members = [Int](repeating: 0, count: visible.count)
             for (position, group) in assignment.enumerated() {
-                members[cursor[Int(group)]] = position
+                members[cursor[Int(group)]] = visible[position]
                 cursor[Int(group)] += 1
             }
             // Deduplicate inside each group, compacting the member list.
@@ -59,16 +86,24 @@ extension EntitlementFold {
             var write = 0
             for (group, id) in groups.ids.enumerated() {
                 let start = write
-                write = Self.deduplicate(&members, starts[group]..<starts[group + 1], writingAt: write, facts, entries)
+                write = Self.deduplicate(&members, starts[group]..<starts[group + 1], writingAt: write, facts, source)
                 result.append(Group(originalTransactionId: id, members: start..<write))
             }
             members.removeLast(members.count - write)
             result.sort { $0.originalTransactionId < $1.originalTransactionId }
             self.groups = result
-            let correctionFacts = corrections.map { Fact(entries, $0) }
-            var order = Array(correctionFacts.indices)
-            let kept = Self.deduplicate(&order, order.indices, writingAt: 0, correctionFacts, entries)
-            corrections = order[0..<kept].map { correctionFacts[$0].entry }
+            if !corrections.isEmpty {
+                let kept = Self.deduplicate(&corrections, corrections.indices, writingAt: 0, facts, source)
+                corrections.removeLast(corrections.count - kept)
+            }
+        }
+
+        /// The whole record of input entry `entry` (the fold reads corrections and links from it).
+        func record(_ entry: Int) -> LedgerRecord {
+            switch source {
+            case .entries(let entries): return entries[entry].record
+            case .records(let box): return box.records.record(entry)
+            }
         }
 
         /// The group of one original transaction id, if present.
@@ -86,8 +121,7 @@ extension EntitlementFold {
         /// duplicate wins,
         /// and writes one per key from `write` on. Returns the next write position.
         private static func deduplicate(
-            _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact],
-            _ entries: UnsafeBufferPointer<LedgerEntry>
+            _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact], _ source: Source
         ) -> Int {
             list[range].sort { lhs, rhs in
                 if facts[lhs].keyHash != facts[rhs].keyHash { return facts[lhs].keyHash < facts[rhs].keyHash }
@@ -96,7 +130,7 @@ extension EntitlementFold {
                 if facts[lhs].recordedAt != facts[rhs].recordedAt {
                     return facts[lhs].recordedAt < facts[rhs].recordedAt
                 }
-                return precedes(facts[lhs].entry, facts[rhs].entry, entries)
+                return precedes(facts[lhs].entry, facts[rhs].entry, source)
             }
             var write = write
             for position in range {
@@ -110,9 +144,15 @@ extension EntitlementFold {
 
         /// Which of two duplicates with the same sequence number and recording time (malformed input) the
         /// fold keeps: the smaller encoding.
-        private static func precedes(_ lhs: Int, _ rhs: Int, _ entries: UnsafeBufferPointer<LedgerEntry>) -> Bool {
-            if entries[lhs].record == entries[rhs].record { return false }
-            return entries[lhs].record.encoded().lexicographicallyPrecedes(entries[rhs].record.encoded())
+        /// (A log's payload is the record's encoding, so both sources choose alike.)
+        private static func precedes(_ lhs: Int, _ rhs: Int, _ source: Source) -> Bool {
+            switch source {
+            case .entries(let entries):
+                if entries[lhs].record == entries[rhs].record { return false }
+                return entries[lhs].record.encoded().lexicographicallyPrecedes(entries[rhs].record.encoded())
+            case .records(let box):
+                return box.records.payloadPrecedes(lhs, rhs)
+            }
         }
     }
 

@@ -32,42 +32,60 @@ public struct EntitlementFold: Sendable {
         withContiguous(entries) { buffer in
             var only: String?
             if case .originalTransaction(let otid) = query { only = otid }
-            let index = Index(buffer, knownAt: knownAt, only: only)
-            var identity = Self.identity(of: query)
-            let query = Self.canonical(query)
-            let corrections = Corrections(index) { otid in
-                index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
-            }
-            var subscriptions: [SubscriptionState] = []
-            for group in index.groups {
-                let owner = Self.owner(of: group, in: index)
-                if case .originalTransaction = query {
-                    identity = (owner.userId, owner.appAccountToken)
-                } else if !Self.owner(owner, matches: query) {
-                    continue
-                }
-                if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
-                    subscriptions.append(state)
-                }
-            }
-            for grant in corrections.grants {
-                let belongs: Bool
-                if case .originalTransaction(let otid) = query {
-                    belongs = grant.attachedTo == otid
-                } else {
-                    belongs = Self.owner(grant.owner, matches: query)
-                }
-                guard belongs else { continue }
-                let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
-                if let state = state(of: grant, in: index, revokes: revokes, at: at) {
-                    subscriptions.append(state)
-                }
-            }
-            subscriptions.sort { $0.originalTransactionId < $1.originalTransactionId }
-            return EntitlementState(
-                userId: identity.userId, appAccountToken: identity.token, at: at, knownAt: knownAt,
-                subscriptions: subscriptions)
+            return state(of: query, index: Index(buffer, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
         }
+    }
+
+    /// ``state(of:entries:at:knownAt:)`` over records decoded for the fold alone: the same answer.
+    ///
+    /// - Parameters:
+    ///   - query: whose entitlement.
+    ///   - records: any superset of the records about the subject, any order, duplicates allowed.
+    ///   - at: the valid time.
+    ///   - knownAt: only records recorded at or before it count; nil for all.
+    public func state(of query: SubjectQuery, records: FoldRecords, at: Instant, knownAt: Instant?)
+        -> EntitlementState
+    {
+        var only: String?
+        if case .originalTransaction(let otid) = query { only = otid }
+        return state(of: query, index: Index(records, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
+    }
+
+    private func state(of query: SubjectQuery, index: Index, at: Instant, knownAt: Instant?) -> EntitlementState {
+        var identity = Self.identity(of: query)
+        let query = Self.canonical(query)
+        let corrections = Corrections(index) { otid in
+            index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
+        }
+        var subscriptions: [SubscriptionState] = []
+        for group in index.groups {
+            let owner = Self.owner(of: group, in: index)
+            if case .originalTransaction = query {
+                identity = (owner.userId, owner.appAccountToken)
+            } else if !Self.owner(owner, matches: query) {
+                continue
+            }
+            if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
+                subscriptions.append(state)
+            }
+        }
+        for grant in corrections.grants {
+            let belongs: Bool
+            if case .originalTransaction(let otid) = query {
+                belongs = grant.attachedTo == otid
+            } else {
+                belongs = Self.owner(grant.owner, matches: query)
+            }
+            guard belongs else { continue }
+            let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
+            if let state = state(of: grant, in: index, revokes: revokes, at: at) {
+                subscriptions.append(state)
+            }
+        }
+        subscriptions.sort { $0.originalTransactionId < $1.originalTransactionId }
+        return EntitlementState(
+            userId: identity.userId, appAccountToken: identity.token, at: at, knownAt: knownAt,
+            subscriptions: subscriptions)
     }
 
     /// Every subscription found in `entries` with its owner, at valid time `at` as known at `knownAt`
@@ -77,27 +95,35 @@ public struct EntitlementFold: Sendable {
         in entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?
     ) -> [OwnedSubscription] {
         withContiguous(entries) { buffer in
-            let index = Index(buffer, knownAt: knownAt)
-            let corrections = Corrections(index) { otid in
-                index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
-            }
-            var result: [OwnedSubscription] = []
-            result.reserveCapacity(index.groups.count + corrections.grants.count)
-            for group in index.groups {
-                let owner = Self.owner(of: group, in: index)
-                if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
-                    result.append(OwnedSubscription(owner: owner, state: state))
-                }
-            }
-            for grant in corrections.grants {
-                let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
-                if let state = state(of: grant, in: index, revokes: revokes, at: at) {
-                    result.append(OwnedSubscription(owner: grant.owner, state: state))
-                }
-            }
-            result.sort { $0.state.originalTransactionId < $1.state.originalTransactionId }
-            return result
+            subscriptions(index: Index(buffer, knownAt: knownAt), at: at)
         }
+    }
+
+    /// ``subscriptions(in:at:knownAt:)`` over records decoded for the fold alone: the same answer.
+    public func subscriptions(in records: FoldRecords, at: Instant, knownAt: Instant?) -> [OwnedSubscription] {
+        subscriptions(index: Index(records, knownAt: knownAt), at: at)
+    }
+
+    private func subscriptions(index: Index, at: Instant) -> [OwnedSubscription] {
+        let corrections = Corrections(index) { otid in
+            index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
+        }
+        var result: [OwnedSubscription] = []
+        result.reserveCapacity(index.groups.count + corrections.grants.count)
+        for group in index.groups {
+            let owner = Self.owner(of: group, in: index)
+            if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
+                result.append(OwnedSubscription(owner: owner, state: state))
+            }
+        }
+        for grant in corrections.grants {
+            let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
+            if let state = state(of: grant, in: index, revokes: revokes, at: at) {
+                result.append(OwnedSubscription(owner: grant.owner, state: state))
+            }
+        }
+        result.sort { $0.state.originalTransactionId < $1.state.originalTransactionId }
+        return result
     }
 
     /// One Apple subscription's state, with the operator revokes that reach it applied.

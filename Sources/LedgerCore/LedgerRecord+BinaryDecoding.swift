@@ -88,13 +88,7 @@ func checkMask(_ mask: UInt64, bits: Int, group: String) throws(CoreError) {
 extension BinaryReader {
     /// Reads a signed value that must fit 32 bits.
     @inline(__always)
-    mutating func readInt32() throws(CoreError) -> Int32 {
-        let value = try readSigned()
-        guard let narrow = Int32(exactly: value) else {
-            throw CoreError(.malformed, "value \(value) before byte \(offset) does not fit 32 bits")
-        }
-        return narrow
-    }
+    mutating func readInt32() throws(CoreError) -> Int32 { try cursor.readInt32() }
 }
 
 extension NotificationFacts {

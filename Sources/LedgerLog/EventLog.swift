@@ -20,6 +20,8 @@ public final class EventLog: @unchecked Sendable {
     var state: State
     /// The evidence packs (thread-safe on their own).
     let evidencePacks: EvidenceStore
+    /// Read-only mappings of the sealed segments (thread-safe on their own; released in `deinit`).
+    let segmentMaps = SegmentMaps()
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
@@ -146,6 +148,7 @@ public final class EventLog: @unchecked Sendable {
     }
 
     deinit {
+        segmentMaps.unmapAll(fileSystem)
         if !state.closed {
             for segment in state.segments { try? fileSystem.close(segment.fd) }
             writerLock?.release(fileSystem)

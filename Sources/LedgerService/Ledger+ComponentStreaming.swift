@@ -11,7 +11,7 @@ extension Ledger {
         progress: ((Int) -> Void)? = nil, _ body: ([LedgerEntry]) throws(ServiceError) -> Void
     ) throws(ServiceError) {
         _ = try foldComponents(threads: 1, progress: progress, into: ()) { _, entries throws(ServiceError) in
-            try body(entries)
+            try body(entries as [LedgerEntry])
         }
     }
 
@@ -21,13 +21,17 @@ extension Ledger {
     /// record. Returns the partial results (one per thread used), for the caller to merge; `progress` is told
     /// the records folded so far, from one thread at a time. `body` runs on several threads at once: it must touch
     /// nothing but its partial result and values that do not change.
-    func foldComponents<Partial>(
+    func foldComponents<Partial, Batch: ComponentBatch>(
         threads: Int = 2, progress: ((Int) -> Void)? = nil, into initial: Partial,
-        _ body: (inout Partial, [LedgerEntry]) throws(ServiceError) -> Void
+        _ body: (inout Partial, Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) -> [Partial] {
         guard let eventLog = log as? EventLog else {
             var partial = initial
-            try forEachComponent(progress: progress) { entries throws(ServiceError) in try body(&partial, entries) }
+            try forEachComponent(progress: progress) { entries throws(ServiceError) in
+                var batch = Batch()
+                for entry in entries { batch.add(entry) }
+                try body(&partial, batch)
+            }
             return [partial]
         }
         let map = try componentMap()
@@ -37,10 +41,10 @@ extension Ledger {
             var partial = initial
             do throws(ServiceError) {
                 try Self.streamComponents(of: eventLog, map, thread: thread, of: count) {
-                    entries throws(ServiceError) in
-                    try body(&partial, entries)
-                    let total = done.add(entries.count)
-                    if thread == 0, let progress, total & 0xFFF < entries.count { progress(total) }
+                    (batch: Batch) throws(ServiceError) in
+                    try body(&partial, batch)
+                    let total = done.add(batch.count)
+                    if thread == 0, let progress, total & 0xFFF < batch.count { progress(total) }
                 }
                 return .success(partial)
             } catch {
@@ -64,11 +68,12 @@ extension Ledger {
 
     /// One thread's share of ``foldComponents(threads:progress:into:_:)``. The records of a component not finished
     /// yet wait as their payload bytes (a quarter of their decoded size), and are decoded when it is.
-    private static func streamComponents(
+    private static func streamComponents<Batch: ComponentBatch>(
         of log: EventLog, _ map: ComponentMap, thread: Int, of threads: Int,
-        _ body: ([LedgerEntry]) throws(ServiceError) -> Void
+        _ body: (Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) {
         var open = [PendingRecords](repeating: PendingRecords(), count: map.lastSeq.count)
+        var batch = Batch()
         try mapErrors {
             try log.forEachView { view, _, _ in
                 let index = Int(view.seq) - 1
@@ -81,19 +86,55 @@ extension Ledger {
                 }
                 let pending = open[component]
                 open[component] = PendingRecords()
-                var entries: [LedgerEntry] = []
-                entries.reserveCapacity(map.sizes[component])
+                batch.removeAll(reserving: map.sizes[component])
                 try pending.forEach { seq, recordedAt, payload in
-                    entries.append(
-                        LedgerEntry(
-                            seq: seq, recordedAt: Instant(milliseconds: recordedAt),
-                            record: try record(seq: seq, decoding: payload)))
+                    try batch.add(seq: seq, recordedAt: recordedAt, payload: payload)
                 }
-                entries.append(try Self.entry(of: view))
-                try body(entries)
+                try batch.add(seq: view.seq, recordedAt: view.recordedAt, payload: view.payload)
+                try body(batch)
             }
         }
     }
+}
+
+/// What a component's records are gathered into for a fold: whole entries, or the fold's own facts.
+protocol ComponentBatch {
+    /// An empty batch.
+    init()
+    /// How many records it holds.
+    var count: Int { get }
+    /// Empties it for the next component, of `count` records.
+    mutating func removeAll(reserving count: Int)
+    /// Adds record `seq`, decoding its payload.
+    mutating func add(seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer) throws(ServiceError)
+    /// Adds a record decoded already.
+    mutating func add(_ entry: LedgerEntry)
+}
+
+extension Array: ComponentBatch where Element == LedgerEntry {
+    mutating func removeAll(reserving count: Int) {
+        self = []
+        reserveCapacity(count)
+    }
+
+    mutating func add(seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer) throws(ServiceError) {
+        append(
+            LedgerEntry(
+                seq: seq, recordedAt: Instant(milliseconds: recordedAt),
+                record: try Ledger.record(seq: seq, decoding: payload)))
+    }
+
+    mutating func add(_ entry: LedgerEntry) { append(entry) }
+}
+
+extension FoldRecords: ComponentBatch {
+    mutating func removeAll(reserving count: Int) { removeAll() }
+
+    mutating func add(seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer) throws(ServiceError) {
+        try Ledger.add(seq: seq, recordedAt: recordedAt, payload: payload, to: &self)
+    }
+
+    mutating func add(_ entry: LedgerEntry) { append(entry) }
 }
 
 /// The records of one component read so far, kept as bytes: for each, seq (u64), recorded time (i64) and payload

@@ -52,8 +52,9 @@ extension Ledger {
             at: at, coveredSeq: head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
         // Both cores: each thread folds its share of the components into its own counts.
-        let partials = try foldComponents(progress: progress, into: empty) { summary, entries throws(ServiceError) in
-            summary.add(component: fold.subscriptions(in: entries, at: at, knownAt: nil))
+        let partials = try foldComponents(progress: progress, into: empty) {
+            (summary: inout ProjectionSummary, records: FoldRecords) throws(ServiceError) in
+            summary.add(component: fold.subscriptions(in: records, at: at, knownAt: nil))
         }
         var summary = empty
         for partial in partials { summary.merge(partial) }

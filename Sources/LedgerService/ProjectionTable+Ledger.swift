@@ -9,8 +9,8 @@ extension Ledger {
         let covered = log.head.seq
         // Both cores: each thread folds its share of the components into its own rows.
         let parts = try foldComponents(progress: progress, into: [ProjectionTable.Entry]()) {
-            rows, entries throws(ServiceError) in
-            rows.append(contentsOf: ProjectionTable.entries(of: entries, fold: fold, at: at))
+            (rows: inout [ProjectionTable.Entry], records: FoldRecords) throws(ServiceError) in
+            rows.append(contentsOf: ProjectionTable.entries(of: records, fold: fold, at: at))
         }
         return ProjectionTable(at: at, coveredSeq: covered, entries: Array(parts.joined()))
     }
@@ -24,9 +24,20 @@ extension ProjectionTable {
             if let user = entry.record.subject.userId, !users.contains(user) { users.append(user) }
         }
         guard !users.isEmpty else { return [] }
-        let owned = fold.subscriptions(in: component, at: at, knownAt: nil)
-        let validUntil = nextChange(in: component, after: at)
-        return users.map { user in
+        return rows(
+            users, fold.subscriptions(in: component, at: at, knownAt: nil), nextChange(in: component, after: at))
+    }
+
+    /// ``entries(of:fold:at:)`` over records decoded for the fold alone: the same rows.
+    static func entries(of component: FoldRecords, fold: EntitlementFold, at: Instant) -> [Entry] {
+        let users = component.userIds
+        guard !users.isEmpty else { return [] }
+        return rows(users, fold.subscriptions(in: component, at: at, knownAt: nil), component.nextChange(after: at))
+    }
+
+    /// One row per user: the devices of their entitled subscriptions, their best status.
+    private static func rows(_ users: [Int64], _ owned: [OwnedSubscription], _ validUntil: Instant?) -> [Entry] {
+        users.map { user in
             var limit = 0
             var best = EntitlementStatus.none
             for item in owned where item.owner.userId == user {

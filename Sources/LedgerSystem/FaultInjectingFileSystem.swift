@@ -213,6 +213,12 @@ public final class FaultInjectingFileSystem: FileSystem {
         base.startWriteback(fd, offset: offset, count: count)
     }
 
+    /// Declines (nil): every read then goes through ``pread(_:into:at:)``, where the read faults apply, however
+    /// late they are injected.
+    public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? { nil }
+
+    public func unmap(_ region: UnsafeRawBufferPointer) {}
+
     public func fsyncDirectory(_ path: String) throws(SystemError) {
         try check(.fsyncDirectory, "fsync", path: path)
         try base.fsyncDirectory(path)

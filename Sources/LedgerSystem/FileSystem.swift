@@ -40,9 +40,23 @@ public protocol FileSystem: Sendable {
     /// Starts writing a range of the file to the device without waiting (`sync_file_range`), so a later
     /// `fdatasync` has less to wait for. A hint only: it makes nothing durable, and may do nothing.
     func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int)
+    /// Maps the first `count` bytes of an open file read-only (`mmap`, shared), so they can be read in place
+    /// without a call per read; nil when this file system does not map (the caller then uses ``pread(_:into:at:)``).
+    ///
+    /// Touching a mapped byte the file no longer has kills the process (SIGBUS), and so does an I/O error under
+    /// a mapped page: map only a file that cannot shrink while mapped, and release it with ``unmap(_:)``.
+    func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer?
+    /// Releases a region ``mapReadOnly(_:count:)`` returned (`munmap`).
+    func unmap(_ region: UnsafeRawBufferPointer)
 }
 
 extension FileSystem {
     /// Does nothing: writeback hints are optional.
     public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {}
+
+    /// Maps nothing: mapping is optional, every read can be a `pread`.
+    public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? { nil }
+
+    /// Nothing to release.
+    public func unmap(_ region: UnsafeRawBufferPointer) {}
 }

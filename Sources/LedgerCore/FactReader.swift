@@ -1,0 +1,101 @@
+/// Where a string's UTF-8 bytes are in the buffer a ``FactReader`` reads.
+struct ByteRange {
+    let start: Int
+    let count: Int
+}
+
+/// Reads a record's encoding for ``FoldRecords``: the primitives through a ``BinaryReader`` and its checks,
+/// strings as byte ranges. A literal is checked as ``BinaryReader/readString()`` checks it (length, bounds,
+/// UTF-8) and numbered for back-references, but becomes a `String` only when the fold reads it.
+struct FactReader: ~Copyable {
+    /// The primitives: bytes, varints, instants, with their bounds checks.
+    var primitives: ByteCursor
+    private var literals: InlineArray<32, ByteRange>
+    private var literalCount = 0
+
+    /// A reader over `buffer`, which must stay valid while it is used.
+    init(_ buffer: UnsafeRawBufferPointer) {
+        primitives = ByteCursor(buffer)
+        literals = InlineArray(repeating: ByteRange(start: 0, count: 0))
+    }
+
+    /// Reads a string (a literal or a back-reference) and returns where its bytes are.
+    mutating func readRange() throws(CoreError) -> ByteRange {
+        let start = primitives.offset
+        let tag = try primitives.readVarint()
+        if tag & 1 == 1 {
+            guard tag >> 1 < UInt64(literalCount) else {
+                throw CoreError(
+                    .malformed,
+                    "string at byte \(start) refers to string #\(tag >> 1) but only \(literalCount) precede it; "
+                        + "the record is damaged")
+            }
+            return literals[Int(tag >> 1)]
+        }
+        let length = tag >> 1
+        guard length <= UInt64(BinaryReader.maxStringLength) else {
+            throw CoreError(
+                .limitExceeded,
+                "string at byte \(start) claims \(length) bytes, over the \(BinaryReader.maxStringLength) limit")
+        }
+        guard Int(length) <= primitives.remaining else { throw ByteCursor.truncated(start) }
+        let range = ByteRange(start: primitives.offset, count: Int(length))
+        let utf8 = utf8(range)
+        guard BinaryReader.isASCII(utf8) || String(validating: utf8, as: UTF8.self) != nil else {
+            throw CoreError(.malformed, "string at byte \(start) is not valid UTF-8; the record is damaged")
+        }
+        primitives.advance(by: range.count)
+        if literalCount < BinaryReader.maxStrings {
+            literals[literalCount] = range
+            literalCount += 1
+        }
+        return range
+    }
+
+    /// Steps over a length-prefixed run of raw bytes of at most `maxLength` bytes, checked as
+    /// ``BinaryReader/readBytes(maxLength:)`` checks it.
+    mutating func skipBytes(maxLength: Int) throws(CoreError) {
+        let start = primitives.offset
+        let length = try primitives.readVarint()
+        guard length <= UInt64(maxLength) else {
+            throw CoreError(.limitExceeded, "byte run at byte \(start) claims \(length) bytes, over \(maxLength)")
+        }
+        guard Int(length) <= primitives.remaining else { throw ByteCursor.truncated(start) }
+        primitives.advance(by: Int(length))
+    }
+
+    /// The bytes of a range read before.
+    func bytes(_ range: ByteRange) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: primitives.address(range.start), count: range.count)
+    }
+
+    private func utf8(_ range: ByteRange) -> UnsafeBufferPointer<UInt8> {
+        primitives.utf8(at: range.start, count: range.count)
+    }
+
+    /// The string of a range read before (checked then), as ``BinaryReader/readString()`` would have built it;
+    /// a long ASCII value the catalog or Apple does not name comes from `shared`, one copy per batch.
+    func string(_ range: ByteRange, shared: inout FoldStrings) -> String {
+        let utf8 = utf8(range)
+        if range.count > 15, BinaryReader.isASCII(utf8) {
+            return InternedStrings.lookup(utf8) ?? shared.string(UnsafeRawBufferPointer(utf8))
+        }
+        return BinaryReader.validatedString(utf8) ?? String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// ``string(_:shared:)``, or `built` when `range` is `earlier` (a back-reference to the literal it was built
+    /// from).
+    @inline(__always)
+    func string(_ range: ByteRange, same earlier: ByteRange?, as built: String?, shared: inout FoldStrings)
+        -> String
+    {
+        if let earlier, let built, earlier.start == range.start, earlier.count == range.count { return built }
+        return string(range, shared: &shared)
+    }
+
+    /// The string of a range read before, not shared (an idempotency key: one per record).
+    func unsharedString(_ range: ByteRange) -> String {
+        let utf8 = utf8(range)
+        return BinaryReader.validatedString(utf8) ?? String(decoding: utf8, as: UTF8.self)
+    }
+}

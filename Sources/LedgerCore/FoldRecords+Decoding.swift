@@ -1,0 +1,212 @@
+extension FoldRecords {
+    /// Decodes one payload into the fold's facts (layout in `LedgerRecord+Binary.swift`), field by field in the
+    /// order and with the checks of ``LedgerRecord/init(decoding:)``; see ``FoldRecords``.
+    mutating func decodeFact(seq: UInt64, recordedAt: Instant, _ payload: UnsafeRawBufferPointer, position: Int)
+        throws(CoreError) -> (EntitlementFold.Fact, Named)
+    {
+        var reader = FactReader(payload)
+        let version = try reader.primitives.readByte()
+        var parts: UInt64 = 0
+        var source: RecordSource?
+        if version == LedgerRecord.currentVersion {
+            parts = try reader.primitives.readVarint()
+            try checkMask(parts, bits: 6, group: "record parts")
+            _ = try reader.readRange()  // environment
+            source = RecordSource(rawValue: try reader.primitives.readByte())
+        }
+        guard let source, parts & 0b11_0000 == 0, source != .correction, source != .link else {
+            // Operator records, and other versions (with the whole decoder's verdict on them): decoded whole.
+            let record = try LedgerRecord(decoding: payload)
+            let entry = LedgerEntry(seq: seq, recordedAt: recordedAt, record: record)
+            let named = Named(
+                subject: record.subject.originalTransactionId, transaction: record.transaction?.originalTransactionId)
+            return (EntitlementFold.Fact(position, entry), named)
+        }
+        let key = try reader.readRange()
+
+        let mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 3, group: "subject")
+        let subjectOTID = mask & 1 << 0 != 0 ? try reader.readRange() : nil
+        if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // appAccountToken
+        let userId = mask & 1 << 2 != 0 ? try reader.primitives.readSigned() : nil
+
+        let notification = parts & 1 << 0 != 0 ? try NotificationPart(&reader) : nil
+        let transaction = parts & 1 << 1 != 0 ? try TransactionPart(&reader) : nil
+        let renewal = parts & 1 << 2 != 0 ? try RenewalPart(&reader) : nil
+        if parts & 1 << 3 != 0 { try reader.skipBytes(maxLength: LedgerRecord.maxEvidenceLength) }
+        guard reader.primitives.isAtEnd else {
+            throw CoreError(
+                .malformed,
+                "\(reader.primitives.remaining) unexpected bytes follow the record at byte \(reader.primitives.offset); "
+                    + "the payload is damaged or not a ledger record")
+        }
+
+        // Only now, every byte checked: the strings the fold reads. A back-reference gives the range of the
+        // literal it names, so a value repeated that way (the subscription's id in the subject, the transaction
+        // and the renewal info; a first transaction's id; the product auto-renewing) is built once.
+        let subject = subjectOTID.map { reader.string($0, shared: &strings) }
+        var otid: String?
+        var transactionOTID: String?
+        var transactionId = ""
+        var productId = ""
+        var token: String?
+        var familyRevocation = false
+        var transactionSigned = Instant.distantPast
+        var purchase = Instant.distantPast
+        var expires: Instant?
+        var revocation: Instant?
+        var upgraded = false
+        var productRange: ByteRange?
+        var type: String?
+        var subtype: String?
+        var notificationSigned: Instant?
+        if let notification {
+            type = reader.string(notification.type, shared: &strings)
+            subtype = notification.subtype.map { reader.string($0, shared: &strings) }
+            notificationSigned = notification.signedDate
+        }
+        if let transaction {
+            transactionSigned = transaction.signedDate
+            purchase = transaction.purchaseDate
+            expires = transaction.expiresDate
+            revocation = transaction.revocationDate
+            upgraded = transaction.isUpgraded
+            productRange = transaction.productId
+            let id = reader.string(transaction.otid, same: subjectOTID, as: subject, shared: &strings)
+            otid = id
+            transactionOTID = id
+            transactionId = reader.string(transaction.transactionId, same: transaction.otid, as: id, shared: &strings)
+            productId = reader.string(transaction.productId, shared: &strings)
+            token = transaction.token.map { reader.string($0, shared: &strings) }
+            let revocationType = transaction.revocationType.map { reader.string($0, shared: &strings) }
+            familyRevocation = revocationType == familyRevokeType || type == NotificationType.revoke
+        }
+        var renewalSigned: Instant?
+        var autoRenew: Bool?
+        var autoRenewProductId: String?
+        var gracePeriodExpires: Instant?
+        var retrying: Bool?
+        var renewalDate: Instant?
+        if let renewal {
+            if otid == nil {
+                otid = reader.string(renewal.otid, same: subjectOTID, as: subject, shared: &strings)
+            }
+            renewalSigned = renewal.signedDate
+            autoRenew = renewal.autoRenew
+            autoRenewProductId = renewal.autoRenewProductId.map {
+                reader.string($0, same: productRange, as: productId, shared: &strings)
+            }
+            gracePeriodExpires = renewal.gracePeriodExpiresDate
+            retrying = renewal.retrying
+            renewalDate = renewal.renewalDate
+        }
+        let fact = EntitlementFold.Fact(
+            entry: position, seq: seq, recordedAt: recordedAt, key: reader.unsharedString(key),
+            keyHash: EntitlementFold.Fact.hash(reader.bytes(key)), isLink: false, isCorrection: false,
+            hasOperatorPart: false, otid: otid ?? subject, userId: userId, hasTransaction: transaction != nil,
+            transactionId: transactionId, productId: productId, transactionSigned: transactionSigned,
+            purchase: purchase, expires: expires, revocation: revocation, familyRevocation: familyRevocation,
+            upgraded: upgraded, token: token, renewalSigned: renewalSigned,
+            autoRenew: autoRenew, autoRenewProductId: autoRenewProductId, gracePeriodExpires: gracePeriodExpires,
+            retrying: retrying, renewalDate: renewalDate, type: type, subtype: subtype,
+            notificationSigned: notificationSigned)
+        return (fact, Named(subject: subject, transaction: transactionOTID))
+    }
+}
+
+/// The notification part, as far as the fold reads it.
+private struct NotificationPart {
+    let type: ByteRange
+    let subtype: ByteRange?
+    let signedDate: Instant
+
+    init(_ reader: inout FactReader) throws(CoreError) {
+        let mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 6, group: "notification")
+        type = try reader.readRange()
+        _ = try reader.readRange()  // uuid
+        signedDate = try reader.primitives.readInstant()
+        subtype = mask & 1 << 0 != 0 ? try reader.readRange() : nil
+        if mask & 1 << 1 != 0 { _ = try reader.primitives.readInt32() }  // status
+        if mask & 1 << 2 != 0 { _ = try reader.readRange() }  // bundleId
+        if mask & 1 << 3 != 0 { _ = try reader.primitives.readSigned() }  // appAppleId
+        if mask & 1 << 4 != 0 { _ = try reader.readRange() }  // bundleVersion
+        if mask & 1 << 5 != 0 { _ = try reader.readRange() }  // consumptionRequestReason
+    }
+}
+
+/// The transaction part, as far as the fold reads it.
+private struct TransactionPart {
+    let otid: ByteRange
+    let transactionId: ByteRange
+    let productId: ByteRange
+    let purchaseDate: Instant
+    let signedDate: Instant
+    let expiresDate: Instant?
+    let token: ByteRange?
+    let revocationDate: Instant?
+    let revocationType: ByteRange?
+    let isUpgraded: Bool
+
+    init(_ reader: inout FactReader) throws(CoreError) {
+        let mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 20, group: "transaction")
+        otid = try reader.readRange()
+        transactionId = try reader.readRange()
+        productId = try reader.readRange()
+        purchaseDate = try reader.primitives.readInstant()
+        signedDate = try reader.primitives.readInstant()
+        if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // webOrderLineItemId
+        if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // subscriptionGroupIdentifier
+        if mask & 1 << 2 != 0 { _ = try reader.primitives.readInstant() }  // originalPurchaseDate
+        expiresDate = mask & 1 << 3 != 0 ? try reader.primitives.readInstant() : nil
+        if mask & 1 << 4 != 0 { _ = try reader.readRange() }  // type
+        token = mask & 1 << 5 != 0 ? try reader.readRange() : nil
+        if mask & 1 << 6 != 0 { _ = try reader.readRange() }  // inAppOwnershipType
+        revocationDate = mask & 1 << 7 != 0 ? try reader.primitives.readInstant() : nil
+        if mask & 1 << 8 != 0 { _ = try reader.primitives.readInt32() }  // revocationReason
+        revocationType = mask & 1 << 9 != 0 ? try reader.readRange() : nil
+        if mask & 1 << 10 != 0 { _ = try reader.primitives.readInt32() }  // revocationPercentage
+        isUpgraded = mask & 1 << 11 != 0
+        if mask & 1 << 12 != 0 { _ = try reader.primitives.readSigned() }  // price
+        if mask & 1 << 13 != 0 { _ = try reader.readRange() }  // currency
+        if mask & 1 << 14 != 0 { _ = try reader.primitives.readInt32() }  // offerType
+        if mask & 1 << 15 != 0 { _ = try reader.readRange() }  // offerIdentifier
+        if mask & 1 << 16 != 0 { _ = try reader.readRange() }  // offerDiscountType
+        if mask & 1 << 17 != 0 { _ = try reader.readRange() }  // transactionReason
+        if mask & 1 << 18 != 0 { _ = try reader.readRange() }  // storefront
+        if mask & 1 << 19 != 0 { _ = try reader.primitives.readInt32() }  // quantity
+    }
+}
+
+/// The renewal part, as far as the fold reads it.
+private struct RenewalPart {
+    let otid: ByteRange
+    let signedDate: Instant
+    let autoRenewProductId: ByteRange?
+    let autoRenew: Bool?
+    let retrying: Bool?
+    let gracePeriodExpiresDate: Instant?
+    let renewalDate: Instant?
+
+    init(_ reader: inout FactReader) throws(CoreError) {
+        let mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 13, group: "renewal")
+        guard mask & 0b1100 != 0b1000, mask & 0b11_0000 != 0b10_0000 else {
+            throw CoreError(.malformed, "the renewal mask \(mask) sets a value bit without its presence bit")
+        }
+        otid = try reader.readRange()
+        signedDate = try reader.primitives.readInstant()
+        if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // productId
+        autoRenewProductId = mask & 1 << 1 != 0 ? try reader.readRange() : nil
+        autoRenew = mask & 1 << 2 != 0 ? mask & 1 << 3 != 0 : nil
+        retrying = mask & 1 << 4 != 0 ? mask & 1 << 5 != 0 : nil
+        gracePeriodExpiresDate = mask & 1 << 6 != 0 ? try reader.primitives.readInstant() : nil
+        if mask & 1 << 7 != 0 { _ = try reader.primitives.readInt32() }  // expirationIntent
+        renewalDate = mask & 1 << 8 != 0 ? try reader.primitives.readInstant() : nil
+        if mask & 1 << 9 != 0 { _ = try reader.primitives.readInstant() }  // recentSubscriptionStartDate
+        if mask & 1 << 10 != 0 { _ = try reader.primitives.readInt32() }  // priceIncreaseStatus
+        if mask & 1 << 11 != 0 { _ = try reader.primitives.readSigned() }  // renewalPrice
+        if mask & 1 << 12 != 0 { _ = try reader.readRange() }  // currency
+    }
+}

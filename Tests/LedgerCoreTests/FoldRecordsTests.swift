@@ -1,0 +1,190 @@
+import LedgerCore
+import LedgerTesting
+import Testing
+
+/// ``FoldRecords`` decodes only what the fold reads: the fold must answer exactly as it does on whole entries,
+/// and the decoder must refuse exactly the bytes ``LedgerRecord/init(decoding:)`` refuses.
+@Suite("Fold records")
+struct FoldRecordsTests {
+    let fold = EntitlementFold(catalog: .visla)
+
+    /// The entries as the log would hand them over: each record's encoding, decoded for the fold.
+    static func records(_ entries: [LedgerEntry]) throws -> FoldRecords {
+        var records = FoldRecords()
+        for entry in entries {
+            try entry.record.encoded().withUnsafeBytes { payload in
+                try records.append(seq: entry.seq, recordedAt: entry.recordedAt, payload: payload)
+            }
+        }
+        return records
+    }
+
+    @Test("each lifecycle: the same states and projections as from whole entries", arguments: Lifecycle.all)
+    func lifecycles(_ lifecycle: Lifecycle) throws {
+        let records = try Self.records(lifecycle.entries)
+        #expect(records.count == lifecycle.entries.count)
+        for check in lifecycle.checks {
+            let query = check.query ?? lifecycle.query
+            #expect(
+                fold.state(of: query, records: records, at: check.at, knownAt: check.knownAt)
+                    == fold.state(of: query, entries: lifecycle.entries, at: check.at, knownAt: check.knownAt),
+                "\(lifecycle.name) at \(check.at)")
+            #expect(
+                fold.subscriptions(in: records, at: check.at, knownAt: check.knownAt)
+                    == fold.subscriptions(in: lifecycle.entries, at: check.at, knownAt: check.knownAt))
+        }
+    }
+
+    @Test("each lifecycle, any order, with duplicates: the same answers for random instants", arguments: Lifecycle.all)
+    func lifecyclesShuffled(_ lifecycle: Lifecycle) throws {
+        var random = SeededRandom(seed: UInt64(lifecycle.name.utf8.count) &* 104_729)
+        let instants = lifecycle.entries.flatMap { [$0.recordedAt, $0.effectiveAt] } + lifecycle.checks.map(\.at)
+        for round in 0..<40 {
+            var delivered = lifecycle.entries
+            for copy in 0..<Int.random(in: 0...3, using: &random) {
+                let original = lifecycle.entries.randomElement(using: &random)!
+                delivered.append(
+                    LedgerEntry(
+                        seq: original.seq + UInt64(1_000 * (copy + 1)),
+                        recordedAt: original.recordedAt.plus(ms: Int64.random(in: 0...5_000, using: &random)),
+                        record: original.record))
+            }
+            delivered.shuffle(using: &random)
+            let records = try Self.records(delivered)
+            for _ in 0..<8 {
+                let at = instants.randomElement(using: &random)!.plus(ms: Int64.random(in: -2...2, using: &random))
+                let knownAt = random.next() % 3 == 0 ? nil : instants.randomElement(using: &random)
+                let query = lifecycle.checks.randomElement(using: &random)?.query ?? lifecycle.query
+                #expect(
+                    fold.state(of: query, records: records, at: at, knownAt: knownAt)
+                        == fold.state(of: query, entries: delivered, at: at, knownAt: knownAt),
+                    "\(lifecycle.name) round \(round) at \(at) known at \(String(describing: knownAt))")
+                #expect(
+                    fold.subscriptions(in: records, at: at, knownAt: knownAt)
+                        == fold.subscriptions(in: delivered, at: at, knownAt: knownAt))
+            }
+        }
+    }
+
+    @Test("random records of every shape, any order: the same answers for random queries and instants")
+    func randomRecords() throws {
+        var generator = RandomRecords(seed: 31)
+        for round in 0..<300 {
+            var entries: [LedgerEntry] = []
+            let count = Int.random(in: 1...30, using: &generator.random)
+            for index in 0..<count {
+                var record = generator.record()
+                // Make records meet: shared subscriptions, users and owners, operator records among them.
+                if generator.chance(60) { record.subject.originalTransactionId = "2000000912345678" }
+                if generator.chance(40) { record.transaction?.originalTransactionId = "2000000912345678" }
+                if generator.chance(30) { record.subject.userId = 42 }
+                if generator.chance(20) {
+                    record.source = [.correction, .link, .notification].randomElement(using: &generator.random)!
+                }
+                let seq = UInt64(index + 1) + (generator.chance(10) ? 0 : UInt64(round * 100))
+                let recordedAt = Instant(
+                    milliseconds: Int64.random(in: 1_700_000_000_000...1_800_000_000_000, using: &generator.random))
+                entries.append(LedgerEntry(seq: seq, recordedAt: recordedAt, record: record))
+            }
+            entries.shuffle(using: &generator.random)
+            let records = try Self.records(entries)
+            for _ in 0..<6 {
+                let at = generator.instant()
+                let knownAt = generator.chance(30) ? nil : entries.randomElement(using: &generator.random)?.recordedAt
+                let queries: [SubjectQuery] = [
+                    .user(42), .originalTransaction("2000000912345678"),
+                    .account("0000002A-0000-0000-0000-000000000000"),
+                    .originalTransaction(
+                        entries.randomElement(using: &generator.random)!.record.subject
+                            .originalTransactionId ?? ""),
+                ]
+                for query in queries {
+                    #expect(
+                        fold.state(of: query, records: records, at: at, knownAt: knownAt)
+                            == fold.state(of: query, entries: entries, at: at, knownAt: knownAt), "round \(round)")
+                }
+                #expect(
+                    fold.subscriptions(in: records, at: at, knownAt: knownAt)
+                        == fold.subscriptions(in: entries, at: at, knownAt: knownAt), "round \(round)")
+            }
+        }
+    }
+
+    @Test("the decoder refuses exactly what the whole decoder refuses, with the same error")
+    func sameVerdicts() {
+        var generator = RandomRecords(seed: 37)
+        var refused = 0
+        for round in 0..<20_000 {
+            var bytes = generator.record().encoded()
+            if round % 4 == 0 {
+                bytes = Array(bytes[0..<Int.random(in: 0...bytes.count, using: &generator.random)])
+            } else if round % 4 != 1 {
+                for _ in 0..<Int.random(in: 1...4, using: &generator.random) {
+                    let position = Int.random(in: 0..<bytes.count, using: &generator.random)
+                    bytes[position] ^= UInt8(1) << UInt8.random(in: 0...7, using: &generator.random)
+                }
+            }
+            let whole = Result { () throws(CoreError) in try LedgerRecord(decoding: bytes) }
+            var records = FoldRecords()
+            // The standard library's buffer accessors rethrow untyped errors: carry a Result out.
+            let fast = bytes.withUnsafeBytes { payload in
+                Result { () throws(CoreError) in
+                    _ = try records.append(seq: 1, recordedAt: Instant(milliseconds: 0), payload: payload)
+                }
+            }
+            switch (whole, fast) {
+            case (.success, .success):
+                #expect(records.count == 1)
+            case (.failure(let expected), .failure(let got)):
+                refused += 1
+                #expect(got.code == expected.code && got.message == expected.message, "round \(round)")
+                #expect(records.isEmpty)
+            default:
+                Issue.record("round \(round): whole decoder \(whole), fold decoder \(fast)")
+            }
+        }
+        #expect(refused > 1_000)
+    }
+
+    @Test("users and the next change are those of the whole records")
+    func usersAndNextChange() throws {
+        var generator = RandomRecords(seed: 41)
+        for _ in 0..<500 {
+            let entries = (0..<Int.random(in: 1...12, using: &generator.random)).map { index in
+                LedgerEntry(seq: UInt64(index + 1), recordedAt: generator.instant(), record: generator.record())
+            }
+            let records = try Self.records(entries)
+            var users: [Int64] = []
+            for entry in entries {
+                if let user = entry.record.subject.userId, !users.contains(user) { users.append(user) }
+            }
+            #expect(records.userIds == users)
+            let at = generator.instant()
+            #expect(records.nextChange(after: at) == Self.nextChange(entries, after: at))
+        }
+    }
+
+    /// The earliest instant after `at` any whole record names (the projection table's rule).
+    static func nextChange(_ entries: [LedgerEntry], after at: Instant) -> Instant? {
+        var instants: [Instant?] = []
+        for entry in entries {
+            let record = entry.record
+            instants.append(record.notification?.signedDate)
+            if let transaction = record.transaction {
+                instants += [
+                    transaction.purchaseDate, transaction.expiresDate, transaction.revocationDate,
+                    transaction.signedDate,
+                ]
+            }
+            if let renewal = record.renewal {
+                instants += [renewal.signedDate, renewal.gracePeriodExpiresDate, renewal.renewalDate]
+            }
+            switch record.correction?.action {
+            case .grant(_, let from, let until): instants += [from, until]
+            case .revoke(let from): instants.append(from)
+            case nil: break
+            }
+        }
+        return instants.compactMap { $0 }.filter { $0 > at }.min()
+    }
+}
