@@ -90,9 +90,16 @@ extension BenchRow {
                 metrics: [
                     Metric("crc32c", "CRC-32C over 450-byte records", unit: "MB/s", better: .higher),
                     Metric("sha256", "SHA-256 chain step over 450-byte records", unit: "MB/s", better: .higher),
+                    Metric(
+                        "ecdsa.libcrypto", "ES256 verification, libcrypto's ECDSA_verify, per CPU-second",
+                        unit: "verifications/s", better: .higher),
+                    Metric(
+                        "ecdsa.table", "ES256 verification with the key's table of multiples, per CPU-second",
+                        unit: "verifications/s", better: .higher),
                 ]
             ) { _ in
-                [Sample(crc32cRate()), Sample(sha256Rate())]
+                let (libcrypto, table) = try ecdsaRates()
+                return [Sample(crc32cRate()), Sample(sha256Rate()), Sample(libcrypto), Sample(table)]
             },
         ]
     }
@@ -137,6 +144,34 @@ extension BenchRow {
         let elapsed = now() - start
         if crc == 42 { print("") }  // keeps the loop
         return Double(data.count) / elapsed / 1e6
+    }
+
+    /// Verifications per CPU-second of one P-256 key's signatures: through libcrypto's `ECDSA_verify` (the DER
+    /// path, which never uses the table), and through the raw path once the key has built its table of multiples.
+    private static func ecdsaRates() throws -> (libcrypto: Double, table: Double) {
+        let key = try ECPrivateKey(generating: .p256)
+        let digests = (0..<64).map { SHA256.hash(Array("ecdsa \($0)".utf8)) }
+        let signatures = try digests.map { try key.signature(forDigest: $0) }
+        let ders = signatures.map(\.derRepresentation)
+        let rounds = 2_000
+        var valid = 0
+        var start = cpuNow()
+        for round in 0..<rounds
+        where key.publicKey.isValidSignature(derSignature: ders[round % 64], forDigest: digests[round % 64]) {
+            valid += 1
+        }
+        let libcrypto = Double(rounds) / (cpuNow() - start)
+        for round in 0..<64 where key.publicKey.isValidSignature(signatures[round], forDigest: digests[round]) {
+            valid += 1  // builds the table
+        }
+        start = cpuNow()
+        for round in 0..<rounds
+        where key.publicKey.isValidSignature(signatures[round % 64], forDigest: digests[round % 64]) {
+            valid += 1
+        }
+        let table = Double(rounds) / (cpuNow() - start)
+        guard valid == 2 * rounds + 64 else { throw BenchError("a valid ES256 signature failed to verify") }
+        return (libcrypto, table)
     }
 
     private static func sha256Rate() -> Double {
