@@ -49,9 +49,8 @@ final class LineBatches: Sequence, IteratorProtocol {
                 throw CLIError.failure("cannot read \(path): \(error.message)")
             }
         }
-        var status = stat()
-        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG { totalBytes = Int64(status.st_size) }
         buffer = [UInt8](repeating: 0, count: Swift.max(1, chunkBytes))
+        totalBytes = Self.regularFileSize(fd, path: path)
     }
 
     deinit {
@@ -127,6 +126,15 @@ final class LineBatches: Sequence, IteratorProtocol {
     }
 
     private var label: String { path == "-" ? "standard input" : path }
+
+    /// The size of the file open at `fd` when it is a regular file (not a pipe or a terminal), else nil.
+    private static func regularFileSize(_ fd: Int32, path: String) -> Int64? {
+        var status = stat()
+        guard (try? Syscall.retrying("fstat", path: path) { fstat(fd, &status) }) != nil,
+            status.st_mode & S_IFMT == S_IFREG
+        else { return nil }
+        return Int64(status.st_size)
+    }
 
     /// Whether a line holds only spaces, tabs and carriage returns (JSON Lines allows such lines; they are skipped).
     static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
