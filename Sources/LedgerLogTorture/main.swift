@@ -1,7 +1,8 @@
 // The crash test's two halves (see Scripts/crash-test).
 //
 //   LedgerLogTorture write DIR ROUND THREADS   appends forever from THREADS threads, printing "ack SEQ KEY" on
-//                                              stdout after each append returns (i.e. once it is durable)
+//                                              stdout after each append returns (i.e. once it is durable);
+//                                              thread 0's every fourth append is a batch of several megabytes
 //   LedgerLogTorture check DIR ACKS [--tear]   opens DIR as the writer (recovering from the crash), then checks
 //                                              that every acknowledged record is there, verify passes and the
 //                                              seqs are gap-free. --tear first simulates power loss: the bytes
@@ -51,8 +52,14 @@ func write(directory: String, round: Int, threads: Int) {
         func run() {
             var random = SystemRandomNumberGenerator()
             var n = 0
+            var calls = 0
             while true {
-                let batch = Int.random(in: 1...20, using: &random)
+                calls += 1
+                // Thread 0's every fourth call is a batch of several megabytes, which the log seals and writes
+                // on a helper thread while it fills the frames: kills land inside those too.
+                let batch =
+                    index == 0 && calls % 4 == 0
+                    ? Int.random(in: 5_000...9_000, using: &random) : Int.random(in: 1...20, using: &random)
                 var entries: [LogEntry] = []
                 for _ in 0..<batch {
                     n += 1
