@@ -7,16 +7,7 @@ import LedgerSystem
 /// Reads a command's input: a file path, or `-` for standard input, with a size limit.
 enum InputFile {
     static func read(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            do {
-                fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
-            } catch {
-                throw CLIError.failure("cannot read \(path): \(error.message)")
-            }
-        }
+        let fd = try open(path)
         defer { if fd != 0 { try? Syscall.closing(fd) } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -36,5 +27,16 @@ enum InputFile {
             }
         }
         return bytes
+    }
+
+    /// Opens a command's input for reading: standard input (descriptor 0, not to be closed) for `-`.
+    /// - Throws: ``CLIError`` failure naming the file when it cannot be opened.
+    static func open(_ path: String) throws(CLIError) -> Int32 {
+        guard path != "-" else { return 0 }
+        do {
+            return try Syscall.retrying("open", path: path) { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw CLIError.failure("cannot read \(path): \(error.message)")
+        }
     }
 }

@@ -40,15 +40,7 @@ final class LineBatches: Sequence, IteratorProtocol {
         self.path = path
         self.batchSize = batchSize
         self.lineLimit = lineLimit
-        if path == "-" {
-            fd = 0
-        } else {
-            do {
-                fd = try Syscall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
-            } catch {
-                throw CLIError.failure("cannot read \(path): \(error.message)")
-            }
-        }
+        fd = try InputFile.open(path)
         buffer = [UInt8](repeating: 0, count: Swift.max(1, chunkBytes))
         totalBytes = Self.regularFileSize(fd, path: path)
     }
