@@ -48,47 +48,25 @@ public struct BinaryReader: ~Copyable {
 
     /// Reads a string: a literal (validated UTF-8, at most ``maxStringLength`` bytes) or a back-reference.
     public mutating func readString() throws(CoreError) -> String {
-        let start = cursor.offset
-        let tag = try readVarint()
-        if tag & 1 == 1 {
-            guard tag >> 1 < UInt64(stringCount) else {
-                throw CoreError(
-                    .malformed,
-                    "string at byte \(start) refers to string #\(tag >> 1) but only \(stringCount) precede it; "
-                        + "the record is damaged")
+        switch try cursor.readStringItem(literals: stringCount) {
+        case .reference(let index):
+            return strings[index].unsafelyUnwrapped
+        case .literal(let tagAt, let start, let count):
+            guard let string = Self.validatedString(cursor.utf8(at: start, count: count)) else {
+                throw ByteCursor.notUTF8(tagAt)
             }
-            return strings[Int(tag >> 1)].unsafelyUnwrapped
+            if stringCount < Self.maxStrings {
+                strings[stringCount] = string
+                stringCount += 1
+            }
+            return string
         }
-        let length = tag >> 1
-        guard length <= UInt64(Self.maxStringLength) else {
-            throw CoreError(
-                .limitExceeded, "string at byte \(start) claims \(length) bytes, over the \(Self.maxStringLength) limit"
-            )
-        }
-        guard Int(length) <= remaining else { throw ByteCursor.truncated(start) }
-        let utf8 = cursor.utf8(at: cursor.offset, count: Int(length))
-        guard let string = Self.validatedString(utf8) else {
-            throw CoreError(.malformed, "string at byte \(start) is not valid UTF-8; the record is damaged")
-        }
-        cursor.advance(by: Int(length))
-        if stringCount < Self.maxStrings {
-            strings[stringCount] = string
-            stringCount += 1
-        }
-        return string
     }
 
     /// Reads a length-prefixed run of raw bytes of at most `maxLength` bytes.
     public mutating func readBytes(maxLength: Int) throws(CoreError) -> [UInt8] {
-        let start = cursor.offset
-        let length = try readVarint()
-        guard length <= UInt64(maxLength) else {
-            throw CoreError(.limitExceeded, "byte run at byte \(start) claims \(length) bytes, over \(maxLength)")
-        }
-        guard Int(length) <= remaining else { throw ByteCursor.truncated(start) }
-        let run = Array(UnsafeRawBufferPointer(start: cursor.address(cursor.offset), count: Int(length)))
-        cursor.advance(by: Int(length))
-        return run
+        let run = try cursor.readRun(maxLength: maxLength)
+        return Array(UnsafeRawBufferPointer(start: cursor.address(run.start), count: run.count))
     }
 
     /// ASCII (nearly every identifier) takes the fast path; anything else is validated strictly. Common long

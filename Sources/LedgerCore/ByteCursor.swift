@@ -125,6 +125,60 @@ struct ByteCursor {
         UnsafeBufferPointer(start: address(position).assumingMemoryBound(to: UInt8.self), count: count)
     }
 
+    /// A string as the encoding holds it: a back-reference to an earlier literal, or a literal's bytes.
+    enum StringItem {
+        /// The `index`-th literal of the record.
+        case reference(Int)
+        /// A literal: where its bytes are (length and bounds checked; UTF-8 not yet) and where its tag starts.
+        case literal(tagAt: Int, start: Int, count: Int)
+    }
+
+    /// Reads a string's tag, `literals` literals having come before it, and steps over a literal's bytes once
+    /// its length (at most ``BinaryReader/maxStringLength``) and bounds are checked. The one reading of string tags
+    /// behind ``BinaryReader/readString()`` and ``FactReader/readRange()``; each checks the literal's UTF-8.
+    mutating func readStringItem(literals: Int) throws(CoreError) -> StringItem {
+        let start = offset
+        let tag = try readVarint()
+        if tag & 1 == 1 {
+            guard tag >> 1 < UInt64(literals) else {
+                throw CoreError(
+                    .malformed,
+                    "string at byte \(start) refers to string #\(tag >> 1) but only \(literals) precede it; "
+                        + "the record is damaged")
+            }
+            return .reference(Int(tag >> 1))
+        }
+        let length = tag >> 1
+        guard length <= UInt64(BinaryReader.maxStringLength) else {
+            throw CoreError(
+                .limitExceeded,
+                "string at byte \(start) claims \(length) bytes, over the \(BinaryReader.maxStringLength) limit")
+        }
+        guard Int(length) <= remaining else { throw Self.truncated(start) }
+        let literal = StringItem.literal(tagAt: start, start: offset, count: Int(length))
+        advance(by: Int(length))
+        return literal
+    }
+
+    /// Reads a length-prefixed run of raw bytes of at most `maxLength` bytes and steps over it; returns where
+    /// its bytes start and how many there are.
+    mutating func readRun(maxLength: Int) throws(CoreError) -> (start: Int, count: Int) {
+        let start = offset
+        let length = try readVarint()
+        guard length <= UInt64(maxLength) else {
+            throw CoreError(.limitExceeded, "byte run at byte \(start) claims \(length) bytes, over \(maxLength)")
+        }
+        guard Int(length) <= remaining else { throw Self.truncated(start) }
+        let run = (start: offset, count: Int(length))
+        advance(by: Int(length))
+        return run
+    }
+
+    /// The error for a literal string, tagged at `tagAt`, whose bytes are not UTF-8.
+    static func notUTF8(_ tagAt: Int) -> CoreError {
+        CoreError(.malformed, "string at byte \(tagAt) is not valid UTF-8; the record is damaged")
+    }
+
     static func truncated(_ at: Int) -> CoreError {
         CoreError(
             .truncated,

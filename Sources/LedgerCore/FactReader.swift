@@ -21,47 +21,27 @@ struct FactReader: ~Copyable {
 
     /// Reads a string (a literal or a back-reference) and returns where its bytes are.
     mutating func readRange() throws(CoreError) -> ByteRange {
-        let start = primitives.offset
-        let tag = try primitives.readVarint()
-        if tag & 1 == 1 {
-            guard tag >> 1 < UInt64(literalCount) else {
-                throw CoreError(
-                    .malformed,
-                    "string at byte \(start) refers to string #\(tag >> 1) but only \(literalCount) precede it; "
-                        + "the record is damaged")
+        switch try primitives.readStringItem(literals: literalCount) {
+        case .reference(let index):
+            return literals[index]
+        case .literal(let tagAt, let start, let count):
+            let range = ByteRange(start: start, count: count)
+            let utf8 = utf8(range)
+            guard BinaryReader.isASCII(utf8) || String(validating: utf8, as: UTF8.self) != nil else {
+                throw ByteCursor.notUTF8(tagAt)
             }
-            return literals[Int(tag >> 1)]
+            if literalCount < BinaryReader.maxStrings {
+                literals[literalCount] = range
+                literalCount += 1
+            }
+            return range
         }
-        let length = tag >> 1
-        guard length <= UInt64(BinaryReader.maxStringLength) else {
-            throw CoreError(
-                .limitExceeded,
-                "string at byte \(start) claims \(length) bytes, over the \(BinaryReader.maxStringLength) limit")
-        }
-        guard Int(length) <= primitives.remaining else { throw ByteCursor.truncated(start) }
-        let range = ByteRange(start: primitives.offset, count: Int(length))
-        let utf8 = utf8(range)
-        guard BinaryReader.isASCII(utf8) || String(validating: utf8, as: UTF8.self) != nil else {
-            throw CoreError(.malformed, "string at byte \(start) is not valid UTF-8; the record is damaged")
-        }
-        primitives.advance(by: range.count)
-        if literalCount < BinaryReader.maxStrings {
-            literals[literalCount] = range
-            literalCount += 1
-        }
-        return range
     }
 
     /// Steps over a length-prefixed run of raw bytes of at most `maxLength` bytes, checked as
     /// ``BinaryReader/readBytes(maxLength:)`` checks it.
     mutating func skipBytes(maxLength: Int) throws(CoreError) {
-        let start = primitives.offset
-        let length = try primitives.readVarint()
-        guard length <= UInt64(maxLength) else {
-            throw CoreError(.limitExceeded, "byte run at byte \(start) claims \(length) bytes, over \(maxLength)")
-        }
-        guard Int(length) <= primitives.remaining else { throw ByteCursor.truncated(start) }
-        primitives.advance(by: Int(length))
+        _ = try primitives.readRun(maxLength: maxLength)
     }
 
     /// The bytes of a range read before.

@@ -17,18 +17,15 @@ extension Ledger {
 }
 
 extension ProjectionTable {
-    /// The table's entries for the users of one component (records that can influence each other).
+    /// The table's entries for the users of one component (records that can influence each other), from its
+    /// whole entries: the rows of the same records handed to the fold as ``FoldRecords``.
     static func entries(of component: [LedgerEntry], fold: EntitlementFold, at: Instant) -> [Entry] {
-        var users: [Int64] = []
-        for entry in component {
-            if let user = entry.record.subject.userId, !users.contains(user) { users.append(user) }
-        }
-        guard !users.isEmpty else { return [] }
-        return rows(
-            users, fold.subscriptions(in: component, at: at, knownAt: nil), nextChange(in: component, after: at))
+        var records = FoldRecords()
+        for entry in component { records.append(entry) }
+        return entries(of: records, fold: fold, at: at)
     }
 
-    /// ``entries(of:fold:at:)`` over records decoded for the fold alone: the same rows.
+    /// The table's entries for the users of one component, over records decoded for the fold alone.
     static func entries(of component: FoldRecords, fold: EntitlementFold, at: Instant) -> [Entry] {
         let users = component.userIds
         guard !users.isEmpty else { return [] }
@@ -46,39 +43,5 @@ extension ProjectionTable {
             }
             return Entry(userId: user, deviceLimit: limit, status: best, validUntil: validUntil)
         }
-    }
-
-    /// The earliest instant after `at` that any record of the component names: purchases, expiries,
-    /// revocations, grace ends, signing times, corrections' bounds. The fold's answer cannot change before it.
-    static func nextChange(in component: [LedgerEntry], after at: Instant) -> Instant? {
-        var next: Instant?
-        func consider(_ instant: Instant?) {
-            guard let instant, instant > at else { return }
-            if next.map({ instant < $0 }) ?? true { next = instant }
-        }
-        for entry in component {
-            let record = entry.record
-            consider(record.notification?.signedDate)
-            if let transaction = record.transaction {
-                consider(transaction.purchaseDate)
-                consider(transaction.expiresDate)
-                consider(transaction.revocationDate)
-                consider(transaction.signedDate)
-            }
-            if let renewal = record.renewal {
-                consider(renewal.signedDate)
-                consider(renewal.gracePeriodExpiresDate)
-                consider(renewal.renewalDate)
-            }
-            if let correction = record.correction {
-                switch correction.action {
-                case .grant(_, let from, let until):
-                    consider(from)
-                    consider(until)
-                case .revoke(let from): consider(from)
-                }
-            }
-        }
-        return next
     }
 }
