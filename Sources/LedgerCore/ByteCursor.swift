@@ -136,6 +136,7 @@ struct ByteCursor {
     /// Reads a string's tag, `literals` literals having come before it, and steps over a literal's bytes once
     /// its length (at most ``BinaryReader/maxStringLength``) and bounds are checked. The one reading of string tags
     /// behind ``BinaryReader/readString()`` and ``FactReader/readRange()``; each checks the literal's UTF-8.
+    @inline(__always)
     mutating func readStringItem(literals: Int) throws(CoreError) -> StringItem {
         let start = offset
         let tag = try readVarint()
@@ -162,6 +163,7 @@ struct ByteCursor {
 
     /// Reads a length-prefixed run of raw bytes of at most `maxLength` bytes and steps over it; returns where
     /// its bytes start and how many there are.
+    @inline(__always)
     mutating func readRun(maxLength: Int) throws(CoreError) -> (start: Int, count: Int) {
         let start = offset
         let length = try readVarint()
