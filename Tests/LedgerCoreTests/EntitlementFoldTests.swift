@@ -21,17 +21,8 @@ struct EntitlementFoldTests {
         }
         var random = SeededRandom(seed: UInt64(lifecycle.name.utf8.count) &* 7919)
         for round in 0..<200 {
-            var delivered = lifecycle.entries
-            // Apple retries deliveries: the same record appended again later, under a higher sequence number.
-            for copy in 0..<Int.random(in: 0...3, using: &random) {
-                let original = lifecycle.entries.randomElement(using: &random)!
-                delivered.append(
-                    LedgerEntry(
-                        seq: original.seq + UInt64(1_000 * (copy + 1)),
-                        recordedAt: original.recordedAt.plus(ms: Int64.random(in: 0...5_000, using: &random)),
-                        record: original.record))
-            }
-            delivered.shuffle(using: &random)
+            // Apple retries deliveries: records appended again later, under higher sequence numbers.
+            let delivered = lifecycle.redelivered(using: &random)
             for (position, check) in lifecycle.checks.enumerated() {
                 let state = fold.state(
                     of: check.query ?? lifecycle.query, entries: delivered, at: check.at, knownAt: check.knownAt)

@@ -40,16 +40,8 @@ struct FoldRecordsTests {
         var random = SeededRandom(seed: UInt64(lifecycle.name.utf8.count) &* 104_729)
         let instants = lifecycle.entries.flatMap { [$0.recordedAt, $0.effectiveAt] } + lifecycle.checks.map(\.at)
         for round in 0..<40 {
-            var delivered = lifecycle.entries
-            for copy in 0..<Int.random(in: 0...3, using: &random) {
-                let original = lifecycle.entries.randomElement(using: &random)!
-                delivered.append(
-                    LedgerEntry(
-                        seq: original.seq + UInt64(1_000 * (copy + 1)),
-                        recordedAt: original.recordedAt.plus(ms: Int64.random(in: 0...5_000, using: &random)),
-                        record: original.record))
-            }
-            delivered.shuffle(using: &random)
+            // Apple retries deliveries: records appended again later, under higher sequence numbers.
+            let delivered = lifecycle.redelivered(using: &random)
             let records = try Self.records(delivered)
             for _ in 0..<8 {
                 let at = instants.randomElement(using: &random)!.plus(ms: Int64.random(in: -2...2, using: &random))

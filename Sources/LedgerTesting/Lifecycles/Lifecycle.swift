@@ -77,6 +77,22 @@ public struct Lifecycle: Sendable, CustomStringConvertible {
         self.entries = entries
         self.checks = checks
     }
+
+    /// The entries as Apple might deliver them: up to three records appended again later, under a higher
+    /// sequence number (its retries), all shuffled.
+    public func redelivered(using random: inout SeededRandom) -> [LedgerEntry] {
+        var delivered = entries
+        for copy in 0..<Int.random(in: 0...3, using: &random) {
+            let original = entries.randomElement(using: &random)!
+            delivered.append(
+                LedgerEntry(
+                    seq: original.seq + UInt64(1_000 * (copy + 1)),
+                    recordedAt: original.recordedAt.plus(ms: Int64.random(in: 0...5_000, using: &random)),
+                    record: original.record))
+        }
+        delivered.shuffle(using: &random)
+        return delivered
+    }
 }
 
 /// Instants and products the lifecycles use.
