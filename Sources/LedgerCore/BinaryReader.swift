@@ -85,15 +85,18 @@ public struct BinaryReader: ~Copyable {
     static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = utf8.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
+        let count = utf8.count
         var combined: UInt64 = 0
-        var index = 0
-        while index + 8 <= utf8.count {
-            combined |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        while index < utf8.count {
-            combined |= UInt64(base[index])
-            index += 1
+        if count >= 8 {
+            var index = 0
+            while index + 8 <= count {
+                combined |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            // The last word, overlapping the ones read: no byte loop for the tail.
+            combined |= raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else {
+            for index in 0..<count { combined |= UInt64(base[index]) }
         }
         return combined & 0x8080_8080_8080_8080 == 0
     }

@@ -86,7 +86,7 @@ extension EntitlementFold {
         let product = catalog.product(id: grant.productId)
         let seq = revokes.reduce(index.facts[grant.member].seq) { max($0, $1.seq) }
         return SubscriptionState(
-            originalTransactionId: "correction:" + index.facts[grant.member].key,
+            originalTransactionId: "correction:" + index.texts.string(index.facts[grant.member].key),
             productId: grant.productId, productKnown: product != nil,
             devices: product?.devices ?? 0, period: product?.period.name, status: status, since: grant.from,
             expiresAt: end, gracePeriodExpiresAt: nil, autoRenew: nil, pendingProductId: nil, lastSeq: seq)

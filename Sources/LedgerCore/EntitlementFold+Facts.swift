@@ -8,7 +8,7 @@ extension EntitlementFold {
         let entry: Int
         let seq: UInt64
         let recordedAt: Instant
-        let key: String
+        let key: FoldText
         /// A hash of ``key``: duplicates are found by sorting on it (then on the key).
         let keyHash: UInt64
         let isLink: Bool
@@ -16,14 +16,14 @@ extension EntitlementFold {
         let isCorrection: Bool
         /// The record carries a correction or a link part (whatever its source).
         let hasOperatorPart: Bool
-        let otid: String?
+        let otid: FoldText?
         /// The subject's user id (the projection table lists a component's users by it).
         let userId: Int64?
 
-        // The transaction, when `hasTransaction`.
+        // The transaction, when `hasTransaction` (``FoldText/none`` otherwise).
         let hasTransaction: Bool
-        let transactionId: String
-        let productId: String
+        let transactionId: FoldText
+        let productId: FoldText
         let transactionSigned: Instant
         let purchase: Instant
         let expires: Instant?
@@ -31,28 +31,21 @@ extension EntitlementFold {
         /// Revoked by Family Sharing (revocationType `FAMILY_REVOKE`, or carried by a `REVOKE` notification).
         let familyRevocation: Bool
         let upgraded: Bool
-        let token: String?
+        let token: FoldText?
 
         // The renewal info, when `renewalSigned` is set.
         let renewalSigned: Instant?
         let autoRenew: Bool?
-        let autoRenewProductId: String?
+        let autoRenewProductId: FoldText?
         let gracePeriodExpires: Instant?
         let retrying: Bool?
         let renewalDate: Instant?
 
-        // The notification envelope.
-        let type: String?
-        let subtype: String?
+        // The notification envelope: what its type and subtype say about billing, and when it was signed.
+        let signal: SignalKind
         let notificationSigned: Instant?
 
-        /// An FNV-style hash over the UTF-8 bytes, a word at a time: only used to bring equal keys together.
-        static func hash(_ key: String) -> UInt64 {
-            var copy = key
-            return copy.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
-        }
-
-        /// ``hash(_:)`` of a string's UTF-8 bytes.
+        /// An FNV-style hash over UTF-8 bytes, a word at a time: only used to bring equal texts together.
         @inline(__always)
         static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
@@ -75,12 +68,12 @@ extension EntitlementFold {
 
         /// Every field given (``FoldRecords`` reads them from the encoding).
         init(
-            entry: Int, seq: UInt64, recordedAt: Instant, key: String, keyHash: UInt64, isLink: Bool,
-            isCorrection: Bool, hasOperatorPart: Bool, otid: String?, userId: Int64?, hasTransaction: Bool,
-            transactionId: String, productId: String, transactionSigned: Instant, purchase: Instant,
-            expires: Instant?, revocation: Instant?, familyRevocation: Bool, upgraded: Bool, token: String?,
-            renewalSigned: Instant?, autoRenew: Bool?, autoRenewProductId: String?, gracePeriodExpires: Instant?,
-            retrying: Bool?, renewalDate: Instant?, type: String?, subtype: String?, notificationSigned: Instant?
+            entry: Int, seq: UInt64, recordedAt: Instant, key: FoldText, keyHash: UInt64, isLink: Bool,
+            isCorrection: Bool, hasOperatorPart: Bool, otid: FoldText?, userId: Int64?, hasTransaction: Bool,
+            transactionId: FoldText, productId: FoldText, transactionSigned: Instant, purchase: Instant,
+            expires: Instant?, revocation: Instant?, familyRevocation: Bool, upgraded: Bool, token: FoldText?,
+            renewalSigned: Instant?, autoRenew: Bool?, autoRenewProductId: FoldText?, gracePeriodExpires: Instant?,
+            retrying: Bool?, renewalDate: Instant?, signal: SignalKind, notificationSigned: Instant?
         ) {
             self.entry = entry
             self.seq = seq
@@ -108,53 +101,49 @@ extension EntitlementFold {
             self.gracePeriodExpires = gracePeriodExpires
             self.retrying = retrying
             self.renewalDate = renewalDate
-            self.type = type
-            self.subtype = subtype
+            self.signal = signal
             self.notificationSigned = notificationSigned
         }
 
-        init(_ entries: UnsafeBufferPointer<LedgerEntry>, _ entry: Int) {
-            self.init(entry, entries[entry])
-        }
-
-        /// The facts of one entry, at position `entry` of the fold's input.
-        init(_ entry: Int, _ ledgerEntry: borrowing LedgerEntry) {
+        /// The facts of one entry, at position `entry` of the fold's input, its strings added to `texts`.
+        init(_ entry: Int, _ ledgerEntry: borrowing LedgerEntry, texts: inout FoldTexts) {
             self.entry = entry
             seq = ledgerEntry.seq
             recordedAt = ledgerEntry.recordedAt
             let record = ledgerEntry.record
-            key = record.idempotencyKey
-            keyHash = Self.hash(key)
+            key = texts.add(record.idempotencyKey)
+            keyHash = texts.hash(key)
             isLink = record.source == .link
             isCorrection = record.source == .correction
             hasOperatorPart = record.correction != nil || record.link != nil
             userId = record.subject.userId
+            var type: String?
             if let notification = record.notification {
                 type = notification.type
-                subtype = notification.subtype
+                signal = SignalKind(type: notification.type, subtype: notification.subtype)
                 notificationSigned = notification.signedDate
             } else {
-                type = nil
-                subtype = nil
+                signal = .none
                 notificationSigned = nil
             }
-            var otid: String?
+            var otid: FoldText?
             if let facts = record.transaction {
-                otid = facts.originalTransactionId
+                otid = texts.add(facts.originalTransactionId)
                 hasTransaction = true
-                transactionId = facts.transactionId
-                productId = facts.productId
+                transactionId = texts.add(facts.transactionId)
+                productId = texts.add(facts.productId)
                 transactionSigned = facts.signedDate
                 purchase = facts.purchaseDate
                 expires = facts.expiresDate
                 revocation = facts.revocationDate
-                familyRevocation = facts.revocationType == familyRevokeType || type == NotificationType.revoke
+                familyRevocation =
+                    facts.revocationType?.utf8.elementsEqual(familyRevokeType.utf8) == true || SignalKind.isRevoke(type)
                 upgraded = facts.isUpgraded
-                token = facts.appAccountToken
+                token = facts.appAccountToken.map { texts.add($0) }
             } else {
                 hasTransaction = false
-                transactionId = ""
-                productId = ""
+                transactionId = .none
+                productId = .none
                 transactionSigned = .distantPast
                 purchase = .distantPast
                 expires = nil
@@ -164,10 +153,10 @@ extension EntitlementFold {
                 token = nil
             }
             if let facts = record.renewal {
-                otid = otid ?? facts.originalTransactionId
+                if otid == nil { otid = texts.add(facts.originalTransactionId) }
                 renewalSigned = facts.signedDate
                 autoRenew = facts.autoRenewStatus
-                autoRenewProductId = facts.autoRenewProductId
+                autoRenewProductId = facts.autoRenewProductId.map { texts.add($0) }
                 gracePeriodExpires = facts.gracePeriodExpiresDate
                 retrying = facts.isInBillingRetryPeriod
                 renewalDate = facts.renewalDate
@@ -179,7 +168,70 @@ extension EntitlementFold {
                 retrying = nil
                 renewalDate = nil
             }
-            self.otid = otid ?? record.subject.originalTransactionId
+            if otid == nil, let subject = record.subject.originalTransactionId { otid = texts.add(subject) }
+            self.otid = otid
+        }
+    }
+
+    /// What a notification's type (and subtype) say about billing: the fold reads nothing else of them.
+    enum SignalKind: UInt8, Sendable {
+        /// No notification, or a type that says nothing about billing.
+        case none
+        case expired
+        case didFailToRenew
+        /// `DID_FAIL_TO_RENEW` with subtype `GRACE_PERIOD`.
+        case didFailToRenewGracePeriod
+        case gracePeriodExpired
+        case didRenew
+
+        /// The kind of a notification's type and subtype, given as UTF-8 bytes.
+        init(type: UnsafeRawBufferPointer, subtype: UnsafeRawBufferPointer?) {
+            if Self.spells(type, Names.expired) {
+                self = .expired
+            } else if Self.spells(type, Names.didFailToRenew) {
+                let grace = subtype.map { Self.spells($0, Names.gracePeriod) } ?? false
+                self = grace ? .didFailToRenewGracePeriod : .didFailToRenew
+            } else if Self.spells(type, Names.gracePeriodExpired) {
+                self = .gracePeriodExpired
+            } else if Self.spells(type, Names.didRenew) {
+                self = .didRenew
+            } else {
+                self = .none
+            }
+        }
+
+        /// The kind of a notification's type and subtype.
+        init(type: String, subtype: String?) {
+            var type = type
+            var subtype = subtype
+            self = type.withUTF8 { typeBytes in
+                let typeRaw = UnsafeRawBufferPointer(typeBytes)
+                guard subtype != nil else { return SignalKind(type: typeRaw, subtype: nil) }
+                return subtype!.withUTF8 { SignalKind(type: typeRaw, subtype: UnsafeRawBufferPointer($0)) }
+            }
+        }
+
+        /// Whether a type's bytes spell `REVOKE`.
+        static func isRevoke(_ type: UnsafeRawBufferPointer) -> Bool { spells(type, Names.revoke) }
+
+        /// Whether a type spells `REVOKE`.
+        static func isRevoke(_ type: String?) -> Bool {
+            guard var type else { return false }
+            return type.withUTF8 { isRevoke(UnsafeRawBufferPointer($0)) }
+        }
+
+        private static func spells(_ bytes: UnsafeRawBufferPointer, _ name: [UInt8]) -> Bool {
+            name.withUnsafeBytes { FoldTexts.equal(bytes, $0) }
+        }
+
+        /// The App Store's spellings the kinds are read from.
+        private enum Names {
+            static let expired = Array(NotificationType.expired.utf8)
+            static let didFailToRenew = Array(NotificationType.didFailToRenew.utf8)
+            static let gracePeriodExpired = Array(NotificationType.gracePeriodExpired.utf8)
+            static let didRenew = Array(NotificationType.didRenew.utf8)
+            static let revoke = Array(NotificationType.revoke.utf8)
+            static let gracePeriod = Array(NotificationSubtype.gracePeriod.utf8)
         }
     }
 }

@@ -17,8 +17,8 @@ extension EntitlementFold {
 
     /// One transaction's entitlement interval `[start, end)` after every rule has been applied.
     struct Grant {
-        var transactionId: String
-        var productId: String
+        var transactionId: FoldText
+        var productId: FoldText
         var start: Instant
         var end: Instant
         var ending: GrantEnd
@@ -35,34 +35,40 @@ extension EntitlementFold {
     /// transaction only; an operator revoke at `f` cuts every grant covering `f`.
     func grants(of group: Index.Group, in index: Index, revokes: [Instant]) -> [Grant] {
         let facts = index.facts
-        var versions: [Int] = []
+        let texts = index.texts
+        // Versions of one transaction side by side (by its id's hash, then its id), oldest signed first (ties:
+        // idempotency key); any order that brings a transaction's versions together picks the same latest one.
+        var versions: [(hash: UInt64, member: Int)] = []
         versions.reserveCapacity(group.members.count)
         for member in index.members[group.members] where facts[member].hasTransaction {
-            versions.append(member)
+            versions.append((texts.hash(facts[member].transactionId), member))
         }
-        versions.sort { lhs, rhs in
-            if facts[lhs].transactionId != facts[rhs].transactionId {
-                return facts[lhs].transactionId < facts[rhs].transactionId
+        versions.sort { left, right in
+            if left.hash != right.hash { return left.hash < right.hash }
+            let (lhs, rhs) = (left.member, right.member)
+            if !texts.equal(facts[lhs].transactionId, facts[rhs].transactionId) {
+                return texts.precedes(facts[lhs].transactionId, facts[rhs].transactionId)
             }
             if facts[lhs].transactionSigned != facts[rhs].transactionSigned {
                 return facts[lhs].transactionSigned < facts[rhs].transactionSigned
             }
-            return facts[lhs].key < facts[rhs].key
+            return texts.precedes(facts[lhs].key, facts[rhs].key)
         }
         var grants: [Grant] = []
         grants.reserveCapacity(versions.count)
-        for (position, member) in versions.enumerated() {
-            if position + 1 < versions.count, facts[versions[position + 1]].transactionId == facts[member].transactionId
+        for (position, version) in versions.enumerated() {
+            if position + 1 < versions.count, versions[position + 1].hash == version.hash,
+                texts.equal(facts[versions[position + 1].member].transactionId, facts[version.member].transactionId)
             {
                 continue  // a later version of the same transaction follows
             }
-            grants.append(grant(facts, member))
+            grants.append(grant(facts, texts, version.member))
         }
         // Sort by start; at equal starts the superseded (isUpgraded) one first, then by transaction id.
         grants.sort { lhs, rhs in
             if lhs.start != rhs.start { return lhs.start < rhs.start }
             if lhs.upgraded != rhs.upgraded { return lhs.upgraded }
-            return identifierPrecedes(lhs.transactionId, rhs.transactionId)
+            return texts.identifierPrecedes(lhs.transactionId, rhs.transactionId)
         }
         for position in grants.indices.dropLast() {
             let next = grants[position + 1].start
@@ -82,11 +88,12 @@ extension EntitlementFold {
 
     /// The interval one transaction version grants on its own: `[purchaseDate, expiresDate)`, or the
     /// product's period when Apple gave no expiry, cut at its revocation.
-    private func grant(_ facts: [Fact], _ member: Int) -> Grant {
+    private func grant(_ facts: [Fact], _ texts: FoldTexts, _ member: Int) -> Grant {
         let start = facts[member].purchase
         var end =
             facts[member].expires
-            ?? catalog.product(id: facts[member].productId).flatMap { start.adding($0.period) } ?? .distantFuture
+            ?? catalog.product(id: texts.string(facts[member].productId)).flatMap { start.adding($0.period) }
+            ?? .distantFuture
         var ending: GrantEnd = end == .distantFuture ? .open : .expiry
         end = max(end, start)
         var revocation: (at: Instant, kind: GrantEnd)?

@@ -6,23 +6,33 @@ extension EntitlementFold {
     /// Ownership does not depend on the valid time: a link says whose the subscription was all along. It
     /// depends on the knowledge limit, since a link recorded after it is not visible.
     static func owner(of group: Index.Group, in index: Index) -> Subject {
-        var token: (signed: Instant, value: String)?
-        var link: (recordedAt: Instant, key: String, index: Int)?
+        let texts = index.texts
+        var token: (signed: Instant, value: FoldText)?
+        var link: (recordedAt: Instant, key: FoldText, index: Int)?
         for member in index.members[group.members] {
             if let value = index.facts[member].token {
                 let signed = index.facts[member].transactionSigned
-                if let best = token, (best.signed, best.value) >= (signed, value) { continue }
+                // The latest signed; among equals, the greatest token.
+                if let best = token,
+                    best.signed > signed || (best.signed == signed && !texts.precedes(best.value, value))
+                {
+                    continue
+                }
                 token = (signed, value)
             } else if index.facts[member].isLink {
                 let (recordedAt, key) = (index.facts[member].recordedAt, index.facts[member].key)
-                if let best = link, (best.recordedAt, best.key) >= (recordedAt, key) { continue }
+                if let best = link,
+                    best.recordedAt > recordedAt || (best.recordedAt == recordedAt && !texts.precedes(best.key, key))
+                {
+                    continue
+                }
                 link = (recordedAt, key, index.facts[member].entry)
             }
         }
         if let token {
             // Transaction tokens are canonical already (TransactionFacts canonicalises them).
-            return Subject(appAccountToken: nil, userId: AccountToken.userId(fromToken: token.value))
-                .with(token: token.value)
+            let value = texts.string(token.value)
+            return Subject(appAccountToken: nil, userId: AccountToken.userId(fromToken: value)).with(token: value)
         }
         if let link {
             let subject = index.record(link.index).subject

@@ -10,6 +10,8 @@ extension EntitlementFold {
         /// One Apple subscription: its original transaction id and its members' range in ``members``.
         struct Group {
             let originalTransactionId: String
+            /// ``originalTransactionId`` among the index's texts.
+            let text: FoldText
             let members: Range<Int>
         }
 
@@ -30,6 +32,8 @@ extension EntitlementFold {
         let source: Source
         /// The facts of every input entry, in input order (a fact's ``Fact/entry`` is its position).
         let facts: [Fact]
+        /// The texts the facts name.
+        let texts: FoldTexts
         /// Groups, sorted by original transaction id.
         private(set) var groups: [Group] = []
         /// Indices into ``facts`` of the visible Apple-sourced entries, contiguous per group, one per
@@ -40,19 +44,22 @@ extension EntitlementFold {
 
         init(_ entries: UnsafeBufferPointer<LedgerEntry>, knownAt: Instant?, only otid: String? = nil) {
             var facts: [Fact] = []
+            var texts = FoldTexts()
             facts.reserveCapacity(entries.count)
-            for index in entries.indices { facts.append(Fact(index, entries[index])) }
-            self.init(facts, source: .entries(entries), knownAt: knownAt, only: otid)
+            for index in entries.indices { facts.append(Fact(index, entries[index], texts: &texts)) }
+            self.init(facts, texts, source: .entries(entries), knownAt: knownAt, only: otid)
         }
 
         init(_ records: FoldRecords, knownAt: Instant?, only otid: String? = nil) {
-            self.init(records.facts, source: .records(RecordsBox(records)), knownAt: knownAt, only: otid)
+            self.init(
+                records.facts, records.texts, source: .records(RecordsBox(records)), knownAt: knownAt, only: otid)
         }
 
-        private init(_ facts: [Fact], source: Source, knownAt: Instant?, only otid: String?) {
+        private init(_ facts: [Fact], _ texts: FoldTexts, source: Source, knownAt: Instant?, only otid: String?) {
             self.source = source
             self.facts = facts
-            var groups = GroupMap()
+            self.texts = texts
+            var groups = GroupMap(capacity: facts.count)
             var assignment: [Int32] = []
             var visible: [Int] = []
             var counts: [Int] = []
@@ -64,8 +71,8 @@ extension EntitlementFold {
                     corrections.append(index)
                     continue
                 }
-                guard let key = facts[index].otid, otid == nil || otid == key else { continue }
-                let group = groups.index(of: key)
+                guard let key = facts[index].otid, otid.map({ texts.equals(key, $0) }) ?? true else { continue }
+                let group = groups.index(of: key, in: texts)
                 if group == counts.count { counts.append(0) }
                 counts[group] += 1
                 assignment.append(Int32(group))
@@ -86,14 +93,15 @@ extension EntitlementFold {
             var write = 0
             for (group, id) in groups.ids.enumerated() {
                 let start = write
-                write = Self.deduplicate(&members, starts[group]..<starts[group + 1], writingAt: write, facts, source)
-                result.append(Group(originalTransactionId: id, members: start..<write))
+                write = Self.deduplicate(
+                    &members, starts[group]..<starts[group + 1], writingAt: write, facts, texts, source)
+                result.append(Group(originalTransactionId: texts.string(id), text: id, members: start..<write))
             }
             members.removeLast(members.count - write)
             result.sort { $0.originalTransactionId < $1.originalTransactionId }
             self.groups = result
             if !corrections.isEmpty {
-                let kept = Self.deduplicate(&corrections, corrections.indices, writingAt: 0, facts, source)
+                let kept = Self.deduplicate(&corrections, corrections.indices, writingAt: 0, facts, texts, source)
                 corrections.removeLast(corrections.count - kept)
             }
         }
@@ -121,11 +129,14 @@ extension EntitlementFold {
         /// duplicate wins,
         /// and writes one per key from `write` on. Returns the next write position.
         private static func deduplicate(
-            _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact], _ source: Source
+            _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact], _ texts: FoldTexts,
+            _ source: Source
         ) -> Int {
             list[range].sort { lhs, rhs in
                 if facts[lhs].keyHash != facts[rhs].keyHash { return facts[lhs].keyHash < facts[rhs].keyHash }
-                if facts[lhs].key != facts[rhs].key { return facts[lhs].key < facts[rhs].key }
+                if !texts.equal(facts[lhs].key, facts[rhs].key) {
+                    return texts.precedes(facts[lhs].key, facts[rhs].key)
+                }
                 if facts[lhs].seq != facts[rhs].seq { return facts[lhs].seq < facts[rhs].seq }
                 if facts[lhs].recordedAt != facts[rhs].recordedAt {
                     return facts[lhs].recordedAt < facts[rhs].recordedAt
@@ -135,7 +146,7 @@ extension EntitlementFold {
             var write = write
             for position in range {
                 let index = list[position]
-                if position > range.lowerBound, facts[list[write - 1]].key == facts[index].key { continue }
+                if position > range.lowerBound, texts.equal(facts[list[write - 1]].key, facts[index].key) { continue }
                 list[write] = index
                 write += 1
             }
@@ -156,24 +167,55 @@ extension EntitlementFold {
         }
     }
 
-    /// Original transaction id → group number: a linear scan while there are few groups (a query), a
-    /// dictionary beyond (a rebuild).
+    /// Original transaction id → group number, in the order first seen: a linear scan while there are few
+    /// groups (a query), an open-addressed table of their hashes beyond (a rebuild's big component).
     struct GroupMap {
-        private(set) var ids: [String] = []
-        private var dictionary: [String: Int] = [:]
+        private(set) var ids: [FoldText] = []
+        private var hashes: [UInt64] = []
+        /// Hash → group number + 1 (0: empty); a power of two, at most half full; empty while groups are few.
+        private var slots: [Int32] = []
+        private let capacity: Int
 
-        mutating func index(of id: String) -> Int {
-            if ids.count <= 8 {
-                if let last = ids.last, last == id { return ids.count - 1 }
-                if let found = ids.firstIndex(of: id) { return found }
+        /// A map for at most `capacity` ids.
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+
+        mutating func index(of id: FoldText, in texts: FoldTexts) -> Int {
+            if slots.isEmpty {
+                if let last = ids.last, texts.equal(last, id) { return ids.count - 1 }
+                for (group, known) in ids.enumerated() where texts.equal(known, id) { return group }
                 ids.append(id)
-                if ids.count > 8 { for (number, known) in ids.enumerated() { dictionary[known] = number } }
+                if ids.count > 8 {
+                    hashes = ids.map { texts.hash($0) }
+                    var size = 64
+                    while size < 2 * capacity { size *= 2 }
+                    slots = [Int32](repeating: 0, count: size)
+                    for group in ids.indices { place(group) }
+                }
                 return ids.count - 1
             }
-            if let found = dictionary[id] { return found }
-            dictionary[id] = ids.count
+            let hash = texts.hash(id)
+            var slot = Self.slot(hash, slots.count)
+            while slots[slot] > 0 {
+                let group = Int(slots[slot]) - 1
+                if hashes[group] == hash, texts.equal(ids[group], id) { return group }
+                slot = (slot + 1) & (slots.count - 1)
+            }
             ids.append(id)
+            hashes.append(hash)
+            slots[slot] = Int32(ids.count)
             return ids.count - 1
+        }
+
+        private mutating func place(_ group: Int) {
+            var slot = Self.slot(hashes[group], slots.count)
+            while slots[slot] > 0 { slot = (slot + 1) & (slots.count - 1) }
+            slots[slot] = Int32(group + 1)
+        }
+
+        private static func slot(_ hash: UInt64, _ count: Int) -> Int {
+            Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - count.trailingZeroBitCount))
         }
     }
 }

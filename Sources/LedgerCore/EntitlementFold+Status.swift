@@ -27,13 +27,15 @@ extension EntitlementFold {
         let autoRenew = renewal.flatMap { index.facts[$0].autoRenew }
         var pending: String?
         if status == .active || status == .gracePeriod || status == .billingRetry, autoRenew != false,
-            let next = renewal.flatMap({ index.facts[$0].autoRenewProductId }), next != grant.productId
+            let next = renewal.flatMap({ index.facts[$0].autoRenewProductId }),
+            !index.texts.equal(next, grant.productId)
         {
-            pending = next
+            pending = index.texts.string(next)
         }
-        let product = catalog.product(id: grant.productId)
+        let productId = index.texts.string(grant.productId)
+        let product = catalog.product(id: productId)
         return SubscriptionState(
-            originalTransactionId: group.originalTransactionId, productId: grant.productId,
+            originalTransactionId: group.originalTransactionId, productId: productId,
             productKnown: product != nil, devices: product?.devices ?? 0, period: product?.period.name,
             status: status, since: grants[first].start, expiresAt: grant.ending == .open ? nil : grant.end,
             gracePeriodExpiresAt: graceUntil, autoRenew: autoRenew, pendingProductId: pending, lastSeq: lastSeq)
@@ -47,7 +49,9 @@ extension EntitlementFold {
             guard let signed = index.facts[member].renewalSigned, signed <= at else { continue }
             if let current = best {
                 if signed < bestSigned { continue }
-                if signed == bestSigned, index.facts[member].key < index.facts[current].key { continue }
+                if signed == bestSigned, index.texts.precedes(index.facts[member].key, index.facts[current].key) {
+                    continue
+                }
             }
             best = member
             bestSigned = signed
@@ -68,19 +72,19 @@ extension EntitlementFold {
         let members = index.members[group.members]
         func speaks(_ member: Int) -> Bool {
             Signal.speaksOfBilling(
-                index.facts[member].type, index.facts[member].gracePeriodExpires, index.facts[member].retrying)
+                index.facts[member].signal, index.facts[member].gracePeriodExpires, index.facts[member].retrying)
         }
         var best: Int?
         var bestTime = Instant.distantPast
         for member in index.members[group.members] {
-            guard let time = index.facts[member].signalTime, time >= start, time <= at,
-                Signal.speaksOfBilling(
-                    index.facts[member].type, index.facts[member].gracePeriodExpires,
-                    index.facts[member].retrying)
-            else { continue }
+            guard let time = index.facts[member].signalTime, time >= start, time <= at, speaks(member) else {
+                continue
+            }
             if let current = best {
                 if time < bestTime { continue }
-                if time == bestTime, index.facts[member].key < index.facts[current].key { continue }
+                if time == bestTime, index.texts.precedes(index.facts[member].key, index.facts[current].key) {
+                    continue
+                }
             }
             best = member
             bestTime = time
@@ -95,7 +99,9 @@ extension EntitlementFold {
                 }
                 if let current = first {
                     if time > firstTime { continue }
-                    if time == firstTime, index.facts[member].key > index.facts[current].key { continue }
+                    if time == firstTime, index.texts.precedes(index.facts[current].key, index.facts[member].key) {
+                        continue
+                    }
                 }
                 first = member
                 firstTime = time
@@ -104,16 +110,16 @@ extension EntitlementFold {
         }
         guard let best else { return (.expired, nil) }
         let signal = Signal(index.facts[best])
-        if signal.type == NotificationType.expired { return (.expired, nil) }
+        if signal.kind == .expired { return (.expired, nil) }
         if let grace = signal.gracePeriodExpiresDate, grace > at { return (.gracePeriod, grace) }
-        if signal.type == NotificationType.didFailToRenew {
-            if signal.subtype == NotificationSubtype.gracePeriod, signal.gracePeriodExpiresDate == nil {
+        if signal.kind == .didFailToRenew || signal.kind == .didFailToRenewGracePeriod {
+            if signal.kind == .didFailToRenewGracePeriod, signal.gracePeriodExpiresDate == nil {
                 return (.gracePeriod, nil)
             }
             return (.billingRetry, nil)
         }
         if signal.isInBillingRetryPeriod == true { return (.billingRetry, nil) }
-        if signal.type == NotificationType.gracePeriodExpired, signal.isInBillingRetryPeriod == nil {
+        if signal.kind == .gracePeriodExpired, signal.isInBillingRetryPeriod == nil {
             return (.billingRetry, nil)  // Apple keeps retrying after the grace period ends.
         }
         return (.expired, nil)
@@ -123,15 +129,13 @@ extension EntitlementFold {
 /// The billing-relevant facts of one record.
 private struct Signal {
     let time: Instant?
-    let type: String?
-    let subtype: String?
+    let kind: EntitlementFold.SignalKind
     let gracePeriodExpiresDate: Instant?
     let isInBillingRetryPeriod: Bool?
 
     init(_ fact: borrowing EntitlementFold.Fact) {
         time = fact.signalTime
-        type = fact.type
-        subtype = fact.subtype
+        kind = fact.signal
         gracePeriodExpiresDate = fact.gracePeriodExpires
         isInBillingRetryPeriod = fact.retrying
     }
@@ -139,13 +143,7 @@ private struct Signal {
     /// Whether the record says anything about billing: a billing notification type, or renewal info that
     /// states the grace period or the retry status. Others (a renewal-preference change without that
     /// information) do not override an earlier billing state.
-    static func speaksOfBilling(_ type: String?, _ grace: Instant?, _ retrying: Bool?) -> Bool {
-        switch type {
-        case NotificationType.expired, NotificationType.didFailToRenew, NotificationType.gracePeriodExpired,
-            NotificationType.didRenew:
-            return true
-        default:
-            return grace != nil || retrying != nil
-        }
+    static func speaksOfBilling(_ kind: EntitlementFold.SignalKind, _ grace: Instant?, _ retrying: Bool?) -> Bool {
+        kind != .none || grace != nil || retrying != nil
     }
 }

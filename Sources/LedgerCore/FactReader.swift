@@ -20,6 +20,7 @@ struct FactReader: ~Copyable {
     }
 
     /// Reads a string (a literal or a back-reference) and returns where its bytes are.
+    @inline(__always)
     mutating func readRange() throws(CoreError) -> ByteRange {
         switch try primitives.readStringItem(literals: literalCount) {
         case .reference(let index):
@@ -53,29 +54,14 @@ struct FactReader: ~Copyable {
         primitives.utf8(at: range.start, count: range.count)
     }
 
-    /// The string of a range read before (checked then), as ``BinaryReader/readString()`` would have built it;
-    /// a long ASCII value the catalog or Apple does not name comes from `shared`, one copy per batch.
-    func string(_ range: ByteRange, shared: inout FoldStrings) -> String {
-        let utf8 = utf8(range)
-        if range.count > 15, BinaryReader.isASCII(utf8) {
-            return InternedStrings.lookup(utf8) ?? shared.string(UnsafeRawBufferPointer(utf8))
-        }
-        return BinaryReader.validatedString(utf8) ?? String(decoding: utf8, as: UTF8.self)
+    /// The text of a range read before (checked then), once the payload is in a batch's texts from `base` on.
+    func text(_ range: ByteRange, at base: Int) -> FoldText {
+        FoldText(start: base + range.start, count: range.count)
     }
 
-    /// ``string(_:shared:)``, or `built` when `range` is `earlier` (a back-reference to the literal it was built
-    /// from).
-    @inline(__always)
-    func string(_ range: ByteRange, same earlier: ByteRange?, as built: String?, shared: inout FoldStrings)
-        -> String
-    {
-        if let earlier, let built, earlier.start == range.start, earlier.count == range.count { return built }
-        return string(range, shared: &shared)
-    }
-
-    /// The string of a range read before, not shared (an idempotency key: one per record).
-    func unsharedString(_ range: ByteRange) -> String {
-        let utf8 = utf8(range)
-        return BinaryReader.validatedString(utf8) ?? String(decoding: utf8, as: UTF8.self)
+    /// Whether a range read before holds a string's UTF-8 bytes.
+    func spells(_ range: ByteRange, _ string: String) -> Bool {
+        var copy = string
+        return copy.withUTF8 { FoldTexts.equal(bytes(range), UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,8 +1,12 @@
 extension FoldRecords {
     /// Decodes one payload into the fold's facts (layout in `LedgerRecord+Binary.swift`), field by field in the
     /// order and with the checks of ``LedgerRecord/init(decoding:)``; see ``FoldRecords``.
+    ///
+    /// On success the payload has been added to ``texts`` (where the facts' texts point), nothing otherwise.
+    ///
+    /// - Returns: the facts, and the original transaction ids of the record's subject and transaction.
     mutating func decodeFact(seq: UInt64, recordedAt: Instant, _ payload: UnsafeRawBufferPointer, position: Int)
-        throws(CoreError) -> (EntitlementFold.Fact, Named)
+        throws(CoreError) -> (EntitlementFold.Fact, subject: FoldText?, transaction: FoldText?)
     {
         var reader = FactReader(payload)
         let version = try reader.primitives.readByte()
@@ -18,9 +22,12 @@ extension FoldRecords {
             // Operator records, and other versions (with the whole decoder's verdict on them): decoded whole.
             let record = try LedgerRecord(decoding: payload)
             let entry = LedgerEntry(seq: seq, recordedAt: recordedAt, record: record)
-            let named = Named(
-                subject: record.subject.originalTransactionId, transaction: record.transaction?.originalTransactionId)
-            return (EntitlementFold.Fact(position, entry), named)
+            _ = texts.append(payload)
+            let fact = EntitlementFold.Fact(position, entry, texts: &texts)
+            return (
+                fact, record.subject.originalTransactionId.map { texts.add($0) },
+                record.transaction.map { texts.add($0.originalTransactionId) }
+            )
         }
         let key = try reader.readRange()
 
@@ -41,28 +48,26 @@ extension FoldRecords {
                     + "the payload is damaged or not a ledger record")
         }
 
-        // Only now, every byte checked: the strings the fold reads. A back-reference gives the range of the
-        // literal it names, so a value repeated that way (the subscription's id in the subject, the transaction
-        // and the renewal info; a first transaction's id; the product auto-renewing) is built once.
-        let subject = subjectOTID.map { reader.string($0, shared: &strings) }
-        var otid: String?
-        var transactionOTID: String?
-        var transactionId = ""
-        var productId = ""
-        var token: String?
+        // Only now, every byte checked: the payload joins the batch's bytes, where the texts the fold reads
+        // point.
+        let base = texts.append(payload)
+        let subject = subjectOTID.map { reader.text($0, at: base) }
+        var otid: FoldText?
+        var transactionOTID: FoldText?
+        var transactionId = FoldText.none
+        var productId = FoldText.none
+        var token: FoldText?
         var familyRevocation = false
         var transactionSigned = Instant.distantPast
         var purchase = Instant.distantPast
         var expires: Instant?
         var revocation: Instant?
         var upgraded = false
-        var productRange: ByteRange?
-        var type: String?
-        var subtype: String?
+        var signal = EntitlementFold.SignalKind.none
         var notificationSigned: Instant?
         if let notification {
-            type = reader.string(notification.type, shared: &strings)
-            subtype = notification.subtype.map { reader.string($0, shared: &strings) }
+            signal = EntitlementFold.SignalKind(
+                type: reader.bytes(notification.type), subtype: notification.subtype.map { reader.bytes($0) })
             notificationSigned = notification.signedDate
         }
         if let transaction {
@@ -71,46 +76,42 @@ extension FoldRecords {
             expires = transaction.expiresDate
             revocation = transaction.revocationDate
             upgraded = transaction.isUpgraded
-            productRange = transaction.productId
-            let id = reader.string(transaction.otid, same: subjectOTID, as: subject, shared: &strings)
+            let id = reader.text(transaction.otid, at: base)
             otid = id
             transactionOTID = id
-            transactionId = reader.string(transaction.transactionId, same: transaction.otid, as: id, shared: &strings)
-            productId = reader.string(transaction.productId, shared: &strings)
-            token = transaction.token.map { reader.string($0, shared: &strings) }
-            let revocationType = transaction.revocationType.map { reader.string($0, shared: &strings) }
-            familyRevocation = revocationType == familyRevokeType || type == NotificationType.revoke
+            transactionId = reader.text(transaction.transactionId, at: base)
+            productId = reader.text(transaction.productId, at: base)
+            token = transaction.token.map { reader.text($0, at: base) }
+            familyRevocation =
+                transaction.revocationType.map { reader.spells($0, familyRevokeType) } ?? false
+                || notification.map { EntitlementFold.SignalKind.isRevoke(reader.bytes($0.type)) } ?? false
         }
         var renewalSigned: Instant?
         var autoRenew: Bool?
-        var autoRenewProductId: String?
+        var autoRenewProductId: FoldText?
         var gracePeriodExpires: Instant?
         var retrying: Bool?
         var renewalDate: Instant?
         if let renewal {
-            if otid == nil {
-                otid = reader.string(renewal.otid, same: subjectOTID, as: subject, shared: &strings)
-            }
+            if otid == nil { otid = reader.text(renewal.otid, at: base) }
             renewalSigned = renewal.signedDate
             autoRenew = renewal.autoRenew
-            autoRenewProductId = renewal.autoRenewProductId.map {
-                reader.string($0, same: productRange, as: productId, shared: &strings)
-            }
+            autoRenewProductId = renewal.autoRenewProductId.map { reader.text($0, at: base) }
             gracePeriodExpires = renewal.gracePeriodExpiresDate
             retrying = renewal.retrying
             renewalDate = renewal.renewalDate
         }
+        let keyText = reader.text(key, at: base)
         let fact = EntitlementFold.Fact(
-            entry: position, seq: seq, recordedAt: recordedAt, key: reader.unsharedString(key),
-            keyHash: EntitlementFold.Fact.hash(reader.bytes(key)), isLink: false, isCorrection: false,
-            hasOperatorPart: false, otid: otid ?? subject, userId: userId, hasTransaction: transaction != nil,
-            transactionId: transactionId, productId: productId, transactionSigned: transactionSigned,
-            purchase: purchase, expires: expires, revocation: revocation, familyRevocation: familyRevocation,
-            upgraded: upgraded, token: token, renewalSigned: renewalSigned,
+            entry: position, seq: seq, recordedAt: recordedAt, key: keyText,
+            keyHash: EntitlementFold.Fact.hash(reader.bytes(key)),
+            isLink: false, isCorrection: false, hasOperatorPart: false, otid: otid ?? subject, userId: userId,
+            hasTransaction: transaction != nil, transactionId: transactionId, productId: productId,
+            transactionSigned: transactionSigned, purchase: purchase, expires: expires, revocation: revocation,
+            familyRevocation: familyRevocation, upgraded: upgraded, token: token, renewalSigned: renewalSigned,
             autoRenew: autoRenew, autoRenewProductId: autoRenewProductId, gracePeriodExpires: gracePeriodExpires,
-            retrying: retrying, renewalDate: renewalDate, type: type, subtype: subtype,
-            notificationSigned: notificationSigned)
-        return (fact, Named(subject: subject, transaction: transactionOTID))
+            retrying: retrying, renewalDate: renewalDate, signal: signal, notificationSigned: notificationSigned)
+        return (fact, subject, transactionOTID)
     }
 }
 

@@ -4,19 +4,21 @@
 /// A query or a rebuild folds tens of records per subject; building each whole record (some twenty fields, half
 /// a dozen strings) cost more than reading it and folding it together. ``append(seq:recordedAt:payload:)``
 /// checks the encoding exactly as ``LedgerRecord/init(decoding:)`` does (the same bytes are refused with the
-/// same error) but keeps only the fold's facts: strings it does not read are validated and skipped, the long
-/// ones it does read (tokens, identifiers) are shared between the records of the batch. Operator records
-/// (corrections and links, which are rare) are decoded whole. The fold gives exactly the answers it gives on the
+/// same error) but keeps only the fold's facts: strings it does not read are validated and skipped, the ones it
+/// does read (tokens, identifiers) stay where they are in the payload, kept in the batch's ``FoldTexts``, and are
+/// never built as `String`s. Operator records (corrections and links, which are rare) are decoded whole. The fold gives exactly the answers it gives on the
 /// same records as ``LedgerEntry`` values.
 public struct FoldRecords: Sendable {
     /// The facts of each record, in the order appended.
     private(set) var facts: [EntitlementFold.Fact] = []
-    /// Every record's payload, back to back: record `i` ends at `ends[i]` (the fold's last tie-break compares
-    /// two encodings, and operator records are decoded whole from theirs when the fold asks).
-    private var payloads: [UInt8] = []
+    /// Every record's payload, back to back with the strings of records added whole, in ``texts``: record `i`
+    /// is `starts[i]..<ends[i]` (the fold's last tie-break compares two encodings, and operator records are
+    /// decoded whole from theirs when the fold asks). The facts' texts point into the same bytes.
+    var texts = FoldTexts()
+    private var starts: [Int] = []
     private var ends: [Int] = []
-    /// Long strings read so far, shared between the records.
-    var strings = FoldStrings()
+    /// The original transaction ids handed out in ``Named`` so far, as strings (a subject names few).
+    private var named: [(text: FoldText, string: String)] = []
 
     /// An empty batch.
     public init() {}
@@ -30,9 +32,10 @@ public struct FoldRecords: Sendable {
     /// Empties the batch, keeping its storage for the next one.
     public mutating func removeAll() {
         facts.removeAll(keepingCapacity: true)
-        payloads.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
-        strings.removeAll()
+        texts.removeAll()
+        named.removeAll(keepingCapacity: true)
     }
 
     /// The subscriptions a record names: its subject's original transaction id and its transaction's.
@@ -57,33 +60,44 @@ public struct FoldRecords: Sendable {
     public mutating func append(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError)
         -> Named
     {
-        let (fact, named) = try decodeFact(seq: seq, recordedAt: recordedAt, payload, position: facts.count)
         if facts.capacity == 0 { reserve() }
+        let start = texts.byteCount
+        let (fact, subject, transaction) = try decodeFact(
+            seq: seq, recordedAt: recordedAt, payload, position: facts.count)
         facts.append(fact)
-        payloads.append(contentsOf: payload)
-        ends.append(payloads.count)
-        return named
+        starts.append(start)
+        ends.append(start + payload.count)
+        return Named(subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) })
+    }
+
+    /// An original transaction id as a string, built once per batch.
+    private mutating func string(named text: FoldText) -> String {
+        for known in named where texts.equal(known.text, text) { return known.string }
+        let string = texts.string(text)
+        if named.count < 16 { named.append((text, string)) }
+        return string
     }
 
     /// Room for a subject's records, so that the first few dozen appends do not regrow the arrays.
     private mutating func reserve() {
         facts.reserveCapacity(32)
+        starts.reserveCapacity(32)
         ends.reserveCapacity(32)
-        payloads.reserveCapacity(32 << 8)
+        texts.reserve(32 << 8)
     }
 
     /// Adds a record already decoded whole (its payload is its encoding).
     public mutating func append(_ entry: LedgerEntry) {
         if facts.capacity == 0 { reserve() }
-        facts.append(EntitlementFold.Fact(facts.count, entry))
-        payloads.append(contentsOf: entry.record.encoded())
-        ends.append(payloads.count)
+        let start = entry.record.encoded().withUnsafeBytes { texts.append($0) }
+        starts.append(start)
+        ends.append(texts.byteCount)
+        facts.append(EntitlementFold.Fact(facts.count, entry, texts: &texts))
     }
 
     /// Calls `body` with record `index`'s payload.
     private func withPayload<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let start = index == 0 ? 0 : ends[index - 1]
-        return payloads.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[index]])) }
+        texts.withBytes(from: starts[index], to: ends[index], body)
     }
 
     /// Record `index` decoded whole (the fold reads operator records so). It decoded once already; should it
@@ -93,7 +107,7 @@ public struct FoldRecords: Sendable {
             (try? LedgerRecord(decoding: payload))
                 ?? LedgerRecord(
                     environment: LedgerEnvironment(rawValue: ""), source: RecordSource(rawValue: 0),
-                    idempotencyKey: facts[index].key, subject: Subject())
+                    idempotencyKey: texts.string(facts[index].key), subject: Subject())
         }
     }
 
@@ -142,56 +156,5 @@ extension FoldRecords {
             }
         }
         return next
-    }
-}
-
-/// The long strings (over 15 bytes: shorter ones live inline in a `String` and cost nothing) read into a
-/// batch's facts, so the records of one subject share one copy of its token and identifiers. A linear scan
-/// over a few dozen hashes: a subject names few distinct values; beyond the first 32 strings are not shared.
-struct FoldStrings: Sendable {
-    private static let capacity = 32
-    private var hashes: [UInt64] = []
-    private var values: [String] = []
-
-    /// Forgets every string.
-    mutating func removeAll() {
-        hashes.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-    }
-
-    /// The string of these bytes (valid ASCII, over 15 bytes): a shared copy when one was read before.
-    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
-        let hash = EntitlementFold.Fact.hash(bytes)
-        for index in hashes.indices where hashes[index] == hash {
-            var known = values[index]
-            if known.withUTF8({ Self.equal(UnsafeRawBufferPointer($0), bytes) }) { return known }
-        }
-        let string = String(decoding: bytes, as: UTF8.self)
-        if hashes.count < Self.capacity {
-            hashes.append(hash)
-            values.append(string)
-        }
-        return string
-    }
-
-    /// Whether two runs of bytes are equal, a word at a time.
-    @inline(__always)
-    static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        var offset = 0
-        while offset + 8 <= lhs.count {
-            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < lhs.count {
-            if lhs[offset] != rhs[offset] { return false }
-            offset += 1
-        }
-        return true
     }
 }

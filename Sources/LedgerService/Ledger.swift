@@ -163,8 +163,7 @@ public final class Ledger: Sendable {
         // A subject's records number a few dozen: sorted arrays, not sets. The file log skips the seqs read
         // already by binary search; other stores take a set.
         var seen: [UInt64] = []
-        var read: [UInt64] = []
-        var subscriptions: [String] = []
+        var found = NamedSubscriptions()
         var visited: [String] = []
         if case .originalTransaction(let otid) = query { visited.append(otid) }
         let eventLog = log as? EventLog
@@ -172,29 +171,24 @@ public final class Ledger: Sendable {
         while true {
             // Each record is read once and decoded once, straight from the log's buffer, however many of the
             // subject's keys index it.
-            read.removeAll(keepingCapacity: true)
-            func visit(_ seq: UInt64, _ recordedAt: Int64, _ payload: UnsafeRawBufferPointer) throws {
-                let named = try body(seq, recordedAt, payload)
-                // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
-                if let otid = named.subject, subscriptions.last != otid { subscriptions.append(otid) }
-                if let otid = named.transaction, subscriptions.last != otid { subscriptions.append(otid) }
-                read.append(seq)
-            }
+            found.read.removeAll(keepingCapacity: true)
             try Self.mapErrors {
                 if let eventLog {
                     try eventLog.forEachRecord(forSubjectKey: key, skippingSorted: seen) { view in
-                        try visit(view.seq, view.recordedAt, view.payload)
+                        found.add(view.seq, try body(view.seq, view.recordedAt, view.payload))
                     }
                 } else {
-                    try log.forEachPayload(forSubjectKey: key, skipping: Set(seen), visit)
+                    try log.forEachPayload(forSubjectKey: key, skipping: Set(seen)) { seq, recordedAt, payload in
+                        found.add(seq, try body(seq, recordedAt, payload))
+                    }
                 }
             }
-            if !read.isEmpty {
-                seen += read
+            if !found.read.isEmpty {
+                seen += found.read
                 seen.sort()
             }
             var next: String?
-            while next == nil, let otid = subscriptions.popLast() {
+            while next == nil, let otid = found.subscriptions.popLast() {
                 if !visited.contains(otid) {
                     visited.append(otid)
                     next = otid
@@ -248,5 +242,20 @@ extension Subject {
             return appAccountToken == token
         case .originalTransaction(let otid): return originalTransactionId == otid
         }
+    }
+}
+
+/// What one pass of ``Ledger/forEachRecord(about:_:)`` found: the seqs it read, and the subscriptions the records
+/// name, to be read next.
+private struct NamedSubscriptions {
+    var read: [UInt64] = []
+    var subscriptions: [String] = []
+
+    /// Notes record `seq` and the subscriptions it names.
+    mutating func add(_ seq: UInt64, _ named: FoldRecords.Named) {
+        // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
+        if let otid = named.subject, subscriptions.last != otid { subscriptions.append(otid) }
+        if let otid = named.transaction, subscriptions.last != otid { subscriptions.append(otid) }
+        read.append(seq)
     }
 }

@@ -128,3 +128,54 @@ struct LedgerRecordBinaryTests {
         #expect(error?.code == .malformed)
     }
 }
+
+extension LedgerRecordBinaryTests {
+    @Test("varints: the word-at-a-time reading agrees with a byte-by-byte reference at every width and padding")
+    func varintsAgainstReference() {
+        /// The reference: seven bits a byte, low group first; nil where it is cut short.
+        func reference(_ bytes: [UInt8]) -> (value: UInt64, length: Int)? {
+            var value: UInt64 = 0
+            for (index, byte) in bytes.prefix(10).enumerated() {
+                value |= UInt64(byte & 0x7F) << (7 * UInt64(index))
+                if byte < 0x80 { return (value, index + 1) }
+            }
+            return nil
+        }
+        var generator = SystemRandomNumberGenerator()
+        var encodings: [[UInt8]] = []
+        for _ in 0..<2_000 {
+            let value = UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63)
+            var writer = BinaryWriter()
+            writer.writeVarint(value)
+            encodings.append(writer.bytes)
+            // The same value padded with continuation bytes (a non-minimal encoding, as old writers might).
+            let padded = writer.bytes.dropLast() + [writer.bytes.last! | 0x80, 0x00]
+            if padded.count <= 10 { encodings.append(Array(padded)) }
+        }
+        for encoding in encodings {
+            let expected = reference(encoding)!
+            for padding in 0...10 {
+                let bytes = encoding + [UInt8](repeating: 0xAB, count: padding)
+                let decoded = bytes.withUnsafeBytes { raw -> (UInt64, Int)? in
+                    var reader = BinaryReader(raw)
+                    do throws(CoreError) {
+                        let value = try reader.readVarint()
+                        return (value, raw.count - reader.remaining)
+                    } catch { return nil }
+                }
+                #expect(decoded?.0 == expected.value && decoded?.1 == expected.length, "\(encoding) + \(padding)")
+            }
+            // Cut short anywhere: refused as truncated, never misread.
+            for cut in 0..<encoding.count {
+                let error = Array(encoding.prefix(cut)).withUnsafeBytes { raw -> CoreError? in
+                    var reader = BinaryReader(raw)
+                    do throws(CoreError) {
+                        _ = try reader.readVarint()
+                        return nil
+                    } catch { return error }
+                }
+                #expect(error?.code == .truncated)
+            }
+        }
+    }
+}
