@@ -81,7 +81,7 @@ extension EventLog {
     /// concurrent webhooks share both flushes.
     public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
         try entries.withUnsafeBufferPointer { (entries) throws(LogError) in
-            for index in entries.indices { try entries[index].validate() }
+            for index in entries.indices { try LogEntry.validate(entries.baseAddress! + index) }
         }
         guard !entries.isEmpty else { return [] }
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }

@@ -68,7 +68,7 @@ extension EventLog {
             var total = 0
             plan.forEachEntry { _, entry in
                 offsets.append(UInt32(segment.size + Int64(total)))
-                total += RecordCodec.frameSize(entry.pointee)
+                total += RecordCodec.frameSize(entry)
                 ends.append(total)
                 return true
             }
@@ -92,7 +92,7 @@ extension EventLog {
                     let frame = base + start
                     if let writer {
                         RecordCodec.fill(
-                            entry.pointee, seq: record.seq, recordedAt: record.recordedAt, size: end - start, at: frame
+                            entry, seq: record.seq, recordedAt: record.recordedAt, size: end - start, at: frame
                         ) { subjectHashes.append(StableHash.hash($0)) }
                         start = end
                         if end - submitted >= Self.sealStep || position + 1 == count {
@@ -105,13 +105,13 @@ extension EventLog {
                     if position == 0 {
                         context.headHash.withUnsafeBytes { previous in
                             RecordCodec.encode(
-                                entry.pointee, seq: record.seq, recordedAt: record.recordedAt, previousHash: previous,
+                                entry, seq: record.seq, recordedAt: record.recordedAt, previousHash: previous,
                                 size: end - start, at: frame
                             ) { subjectHashes.append(StableHash.hash($0)) }
                         }
                     } else {
                         RecordCodec.encode(
-                            entry.pointee, seq: record.seq, recordedAt: record.recordedAt,
+                            entry, seq: record.seq, recordedAt: record.recordedAt,
                             previousHash: UnsafeRawBufferPointer(start: frame - LogFormat.hashSize, count: 32),
                             size: end - start, at: frame
                         ) { subjectHashes.append(StableHash.hash($0)) }

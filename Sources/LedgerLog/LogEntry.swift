@@ -28,6 +28,15 @@ public struct LogEntry: Sendable, Hashable {
 
     /// Throws ``LogError/Code/invalidEntry`` when the entry cannot be stored.
     public func validate() throws(LogError) {
+        try withUnsafePointer(to: self) { (entry) throws(LogError) in try Self.validate(entry) }
+    }
+
+    /// ``validate()`` in place: a method call on an entry inside an array would copy it (its key and both arrays
+    /// retained and released) for every record appended.
+    static func validate(_ entry: UnsafePointer<LogEntry>) throws(LogError) {
+        let idempotencyKey = entry.pointee.idempotencyKey
+        let subjectKeys = entry.pointee.subjectKeys
+        let payload = entry.pointee.payload
         let keyLength = idempotencyKey.utf8.count
         guard keyLength > 0, keyLength <= LogFormat.maxKeyLength else {
             throw LogError(
@@ -39,8 +48,11 @@ public struct LogEntry: Sendable, Hashable {
                 .invalidEntry,
                 "a record has at most \(LogFormat.maxSubjectKeys) subject keys (got \(subjectKeys.count))")
         }
-        for key in subjectKeys where key.utf8.isEmpty || key.utf8.count > LogFormat.maxKeyLength {
-            throw LogError(.invalidEntry, "a subject key must be 1 to \(LogFormat.maxKeyLength) UTF-8 bytes")
+        for index in subjectKeys.indices {
+            let length = subjectKeys[index].utf8.count
+            guard length > 0, length <= LogFormat.maxKeyLength else {
+                throw LogError(.invalidEntry, "a subject key must be 1 to \(LogFormat.maxKeyLength) UTF-8 bytes")
+            }
         }
         guard payload.count <= LogFormat.maxPayloadSize else {
             throw LogError(

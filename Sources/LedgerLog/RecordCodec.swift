@@ -70,10 +70,17 @@ enum RecordCodec {
     }
 
     /// The size of the frame `entry` encodes to: header, fixed fields, key, subjects, payload and hash.
+    ///
+    /// The entry is read in place (here and in ``fill(_:seq:recordedAt:size:at:subject:)``): passing an entry of
+    /// the batch by value would copy it, retaining and releasing its key and both arrays for every record.
     @inline(__always)
-    static func frameSize(_ entry: LogEntry) -> Int {
-        var size = LogFormat.frameHeaderSize + fixedBodySize + entry.idempotencyKey.utf8.count + entry.payload.count
-        for subject in entry.subjectKeys { size += 2 + subject.utf8.count }
+    static func frameSize(_ entry: UnsafePointer<LogEntry>) -> Int {
+        var size =
+            LogFormat.frameHeaderSize + fixedBodySize + entry.pointee.idempotencyKey.utf8.count
+            + entry.pointee.payload.count
+        entry.pointee.subjectKeys.withUnsafeBufferPointer { subjects in
+            for index in subjects.indices { size += 2 + subjects[index].utf8.count }
+        }
         return size
     }
 
@@ -87,7 +94,7 @@ enum RecordCodec {
     /// bytes of each subject key as written, so callers can hash them without touching the strings again.
     @inline(__always)
     static func encode(
-        _ entry: LogEntry, seq: UInt64, recordedAt: Int64, previousHash: UnsafeRawBufferPointer,
+        _ entry: UnsafePointer<LogEntry>, seq: UInt64, recordedAt: Int64, previousHash: UnsafeRawBufferPointer,
         size: Int, at base: UnsafeMutableRawPointer, subject: (UnsafeRawBufferPointer) -> Void = { _ in }
     ) {
         fill(entry, seq: seq, recordedAt: recordedAt, size: size, at: base, subject: subject)
@@ -98,7 +105,7 @@ enum RecordCodec {
     /// frames can be filled ahead while the chain, serial by nature, is hashed behind them.
     @inline(__always)
     static func fill(
-        _ entry: LogEntry, seq: UInt64, recordedAt: Int64, size: Int, at base: UnsafeMutableRawPointer,
+        _ entry: UnsafePointer<LogEntry>, seq: UInt64, recordedAt: Int64, size: Int, at base: UnsafeMutableRawPointer,
         subject: (UnsafeRawBufferPointer) -> Void = { _ in }
     ) {
         let header = LogFormat.frameHeaderSize
@@ -108,20 +115,21 @@ enum RecordCodec {
         base.storeBytes(of: seq.littleEndian, toByteOffset: 10, as: UInt64.self)
         base.storeBytes(of: recordedAt.littleEndian, toByteOffset: 18, as: Int64.self)
         var position = 26
-        position += copyUTF8(entry.idempotencyKey, to: base + position)
-        base.storeBytes(of: UInt16(entry.subjectKeys.count).littleEndian, toByteOffset: position, as: UInt16.self)
+        position += copyUTF8(entry.pointee.idempotencyKey, to: base + position)
+        base.storeBytes(
+            of: UInt16(entry.pointee.subjectKeys.count).littleEndian, toByteOffset: position, as: UInt16.self)
         position += 2
-        entry.subjectKeys.withUnsafeBufferPointer { subjects in
+        entry.pointee.subjectKeys.withUnsafeBufferPointer { subjects in
             for index in subjects.indices {
                 let length = copyUTF8(subjects[index], to: base + position)
                 subject(UnsafeRawBufferPointer(start: base + position + 2, count: length - 2))
                 position += length
             }
         }
-        let payloadCount = entry.payload.count
+        let payloadCount = entry.pointee.payload.count
         base.storeBytes(of: UInt32(payloadCount).littleEndian, toByteOffset: position, as: UInt32.self)
         position += 4
-        entry.payload.withUnsafeBytes { payload in
+        entry.pointee.payload.withUnsafeBytes { payload in
             if let source = payload.baseAddress { (base + position).copyMemory(from: source, byteCount: payloadCount) }
         }
         position += payloadCount
@@ -173,13 +181,15 @@ enum RecordCodec {
         into buffer: inout [UInt8], seq: UInt64, recordedAt: Int64, entry: LogEntry, previousHash: [UInt8]
     ) -> [UInt8] {
         let start = buffer.count
-        let size = frameSize(entry)
-        buffer.append(contentsOf: repeatElement(0, count: size))
-        previousHash.withUnsafeBytes { previous in
-            buffer.withUnsafeMutableBytes { raw in
-                encode(
-                    entry, seq: seq, recordedAt: recordedAt, previousHash: previous, size: size,
-                    at: raw.baseAddress! + start)
+        withUnsafePointer(to: entry) { entry in
+            let size = frameSize(entry)
+            buffer.append(contentsOf: repeatElement(0, count: size))
+            previousHash.withUnsafeBytes { previous in
+                buffer.withUnsafeMutableBytes { raw in
+                    encode(
+                        entry, seq: seq, recordedAt: recordedAt, previousHash: previous, size: size,
+                        at: raw.baseAddress! + start)
+                }
             }
         }
         return Array(buffer[(buffer.count - LogFormat.hashSize)...])

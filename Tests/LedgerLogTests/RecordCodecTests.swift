@@ -40,7 +40,7 @@ import Testing
         let expected = handBuilt(sample, seq: 123_456, recordedAt: 1_767_225_600_123, previous: previous)
         #expect(encoded == expected)
         #expect(hash == Array(expected.suffix(32)))
-        #expect(RecordCodec.frameSize(sample) == expected.count)
+        #expect(withUnsafePointer(to: sample) { RecordCodec.frameSize($0) } == expected.count)
     }
 
     @Test func aBigBatchWritesWhatOneByOneAppendsWrite() throws {
