@@ -186,16 +186,18 @@ extension EntitlementFold {
 
         /// The kind of a notification's type and subtype, given as UTF-8 bytes.
         init(type: UnsafeRawBufferPointer, subtype: UnsafeRawBufferPointer?) {
-            if Self.spells(type, Names.expired) {
+            // The names differ in length: one comparison at most.
+            switch type.count {
+            case Names.expired.count where Self.spells(type, Names.expired):
                 self = .expired
-            } else if Self.spells(type, Names.didFailToRenew) {
+            case Names.didFailToRenew.count where Self.spells(type, Names.didFailToRenew):
                 let grace = subtype.map { Self.spells($0, Names.gracePeriod) } ?? false
                 self = grace ? .didFailToRenewGracePeriod : .didFailToRenew
-            } else if Self.spells(type, Names.gracePeriodExpired) {
+            case Names.gracePeriodExpired.count where Self.spells(type, Names.gracePeriodExpired):
                 self = .gracePeriodExpired
-            } else if Self.spells(type, Names.didRenew) {
+            case Names.didRenew.count where Self.spells(type, Names.didRenew):
                 self = .didRenew
-            } else {
+            default:
                 self = .none
             }
         }

@@ -54,11 +54,24 @@ public struct FoldRecords: Sendable {
 
     /// Decodes one record's payload (see `LedgerRecord+Binary.swift`) and adds it to the batch.
     ///
-    /// - Returns: the subscriptions the record names (a query follows them to the records of their owner).
     /// - Throws: ``CoreError`` exactly where ``LedgerRecord/init(decoding:)`` throws; the batch is unchanged then.
-    @discardableResult
-    public mutating func append(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError)
-        -> Named
+    public mutating func append(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError) {
+        _ = try add(seq: seq, recordedAt: recordedAt, payload: payload)
+    }
+
+    /// ``append(seq:recordedAt:payload:)``, and the subscriptions the record names (a query follows them to the
+    /// records of their owner).
+    public mutating func appendNaming(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer)
+        throws(CoreError) -> Named
+    {
+        let (subject, transaction) = try add(seq: seq, recordedAt: recordedAt, payload: payload)
+        return Named(subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) })
+    }
+
+    /// Decodes and adds a record; returns the texts of the original transaction ids it names.
+    @inline(__always)
+    private mutating func add(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError)
+        -> (subject: FoldText?, transaction: FoldText?)
     {
         if facts.capacity == 0 { reserve() }
         let start = texts.byteCount
@@ -67,7 +80,7 @@ public struct FoldRecords: Sendable {
         facts.append(fact)
         starts.append(start)
         ends.append(start + payload.count)
-        return Named(subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) })
+        return (subject, transaction)
     }
 
     /// An original transaction id as a string, built once per batch.

@@ -137,18 +137,28 @@ public final class Ledger: Sendable {
     public func foldRecords(for query: SubjectQuery) throws(ServiceError) -> FoldRecords {
         var records = FoldRecords()
         try forEachRecord(about: query) { seq, recordedAt, payload throws(ServiceError) in
-            try Self.add(seq: seq, recordedAt: recordedAt, payload: payload, to: &records)
+            try Self.addNaming(seq: seq, recordedAt: recordedAt, payload: payload, to: &records)
         }
         return records
     }
 
     /// Decodes record `seq`'s payload into a batch for the fold.
-    @discardableResult
     static func add(seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer, to records: inout FoldRecords)
-        throws(ServiceError) -> FoldRecords.Named
+        throws(ServiceError)
     {
         do {
-            return try records.append(seq: seq, recordedAt: Instant(milliseconds: recordedAt), payload: payload)
+            try records.append(seq: seq, recordedAt: Instant(milliseconds: recordedAt), payload: payload)
+        } catch {
+            throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
+        }
+    }
+
+    /// ``add(seq:recordedAt:payload:to:)``, returning the subscriptions the record names.
+    static func addNaming(
+        seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer, to records: inout FoldRecords
+    ) throws(ServiceError) -> FoldRecords.Named {
+        do {
+            return try records.appendNaming(seq: seq, recordedAt: Instant(milliseconds: recordedAt), payload: payload)
         } catch {
             throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
         }

@@ -121,7 +121,7 @@ struct FoldRecordsTests {
             // The standard library's buffer accessors rethrow untyped errors: carry a Result out.
             let fast = bytes.withUnsafeBytes { payload in
                 Result { () throws(CoreError) in
-                    _ = try records.append(seq: 1, recordedAt: Instant(milliseconds: 0), payload: payload)
+                    try records.append(seq: 1, recordedAt: Instant(milliseconds: 0), payload: payload)
                 }
             }
             switch (whole, fast) {
