@@ -32,6 +32,14 @@ public struct LogRecordView {
     }
     /// The whole frame's size in bytes.
     public var frameSize: Int { LogFormat.frameHeaderSize + bodyLength }
+    /// Whether the frame's CRC-32C matches its length and body: for a view parsed without checking it (see
+    /// ``LogImage/record(_:checkCRC:)``).
+    public var checksumMatches: Bool {
+        let crc = CRC32C.update(
+            CRC32C.update(0, UnsafeRawBufferPointer(start: base, count: 4)),
+            UnsafeRawBufferPointer(start: base + LogFormat.frameHeaderSize, count: bodyLength))
+        return crc == base.le32(4)
+    }
 
     /// Calls `body` with each subject key's UTF-8 bytes.
     public func forEachSubjectKey(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {

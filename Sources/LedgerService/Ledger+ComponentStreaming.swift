@@ -1,3 +1,4 @@
+import Glibc
 import LedgerCore
 import LedgerLog
 import LedgerSystem
@@ -15,12 +16,16 @@ extension Ledger {
         }
     }
 
-    /// Folds every component into per-thread partial results, on `threads` threads: thread `i` reads the log
-    /// sequentially and decodes only the records of the components numbered `i` modulo `threads`, calling
-    /// `body` with its partial result and a component's entries as soon as it has read the component's last
-    /// record. Returns the partial results (one per thread used), for the caller to merge; `progress` is told
-    /// the records folded so far, from one thread at a time. `body` runs on several threads at once: it must touch
-    /// nothing but its partial result and values that do not change.
+    /// Folds every component into per-thread partial results, on `threads` threads, calling `body` with a thread's
+    /// partial result and a component's records. Returns the partial results (one per thread used), for the caller
+    /// to merge; `progress` is told the records folded so far, from one thread at a time. `body` runs on several
+    /// threads at once: it must touch nothing but its partial result and values that do not change.
+    ///
+    /// The file log is read once into a ``LogImage`` (the sealed segments mapped, the last one read), its records
+    /// grouped into components from their subject keys, and the threads then take the components a few at a time
+    /// and read each one's records in place, checking each record's checksum as they decode it. When the image
+    /// would take too much memory, thread `i` instead reads the log sequentially and decodes only the records of
+    /// the components numbered `i` modulo `threads`, as soon as it has read the component's last record.
     func foldComponents<Partial, Batch: ComponentBatch>(
         threads: Int = 2, progress: ((Int) -> Void)? = nil, into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
@@ -34,10 +39,13 @@ extension Ledger {
             }
             return [partial]
         }
+        if let image = try Self.image(of: eventLog) {
+            return try Self.foldComponents(of: image, threads: threads, progress: progress, into: initial, body)
+        }
         let map = try componentMap()
         let count = max(1, min(threads, map.lastSeq.count))
         let done = FoldProgress()
-        func run(_ thread: Int) -> Result<Partial, ServiceError> {
+        let results = Self.onThreads(count) { thread -> Result<Partial, ServiceError> in
             var partial = initial
             do throws(ServiceError) {
                 try Self.streamComponents(of: eventLog, map, thread: thread, of: count) {
@@ -51,19 +59,67 @@ extension Ledger {
                 return .failure(error)
             }
         }
-        var results: [Result<Partial, ServiceError>] = []
-        if count == 1 {
-            results = [run(0)]
-        } else {
-            let slots = ResultSlots<Result<Partial, ServiceError>>(count: count)
-            withoutActuallyEscaping(run) { run in
-                let work = UncheckedWork(run: run)
-                runThreads(count) { thread in slots.set(thread, work.run(thread)) }
+        progress?(done.total)
+        return try results.map { result throws(ServiceError) in try result.get() }
+    }
+
+    /// ``foldComponents(threads:progress:into:_:)`` over an image of the log.
+    private static func foldComponents<Partial, Batch: ComponentBatch>(
+        of image: LogImage, threads: Int, progress: ((Int) -> Void)?, into initial: Partial,
+        _ body: (inout Partial, Batch) throws(ServiceError) -> Void
+    ) throws(ServiceError) -> [Partial] {
+        // The grouping checks every frame but leaves the checksums to the threads, which check each record's as
+        // they read it (and the grouping those of the records in no component).
+        let (starts, members) = try componentMap(of: image, checkCRC: false).members
+        let components = starts.count - 1
+        let count = max(1, min(threads, components))
+        let done = FoldProgress()
+        let queue = FoldProgress()
+        let chunk = 16
+        let results = onThreads(count) { thread -> Result<Partial, ServiceError> in
+            var partial = initial
+            var batch = Batch()
+            do throws(ServiceError) {
+                while true {
+                    let first = queue.add(chunk) - chunk
+                    if first >= components { break }
+                    for component in first..<min(first + chunk, components) {
+                        let records = starts[component]..<starts[component + 1]
+                        batch.removeAll(reserving: records.count)
+                        for index in records {
+                            let seq = UInt64(members[index]) + 1
+                            let view: LogRecordView
+                            do throws(LogError) {
+                                view = try image.record(seq)
+                            } catch {
+                                throw ServiceError(error)
+                            }
+                            try batch.add(seq: seq, recordedAt: view.recordedAt, payload: view.payload)
+                        }
+                        try body(&partial, batch)
+                        let total = done.add(batch.count)
+                        if thread == 0, let progress, total & 0xFFF < batch.count { progress(total) }
+                    }
+                }
+                return .success(partial)
+            } catch {
+                return .failure(error)
             }
-            results = slots.values().map { $0! }
         }
         progress?(done.total)
         return try results.map { result throws(ServiceError) in try result.get() }
+    }
+
+    /// Runs `run(0)`, …, `run(count - 1)`, each on its own thread (on this one when `count` is 1), and returns
+    /// their values in that order.
+    private static func onThreads<Value>(_ count: Int, _ run: (Int) -> Value) -> [Value] {
+        if count == 1 { return [run(0)] }
+        let slots = ResultSlots<Value>(count: count)
+        withoutActuallyEscaping(run) { run in
+            let work = UncheckedWork(run: run)
+            runThreads(count) { thread in slots.set(thread, work.run(thread)) }
+        }
+        return slots.values().map { $0! }
     }
 
     /// One thread's share of ``foldComponents(threads:progress:into:_:)``. The records of a component not finished
@@ -169,7 +225,7 @@ private struct PendingRecords {
     }
 }
 
-/// The records folded so far, counted from several threads.
+/// A count shared by several threads: the records folded so far, or the next components to take.
 private final class FoldProgress: Sendable {
     private let count = Atomic<Int>(0)
 
@@ -187,4 +243,10 @@ private final class FoldProgress: Sendable {
 /// before the closure's borrowed context ends.
 private struct UncheckedWork<Value>: @unchecked Sendable {
     let run: (Int) -> Value
+}
+
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
 }
