@@ -114,11 +114,11 @@ extension Ledger {
     }
 
     /// The log's image (``LogImage``), or nil when the log is too large to read that way (more than 2³² records,
-    /// or a last segment larger than the memory it may take).
-    static func image(of log: EventLog) throws(ServiceError) -> LogImage? {
+    /// or segments to read larger than `copyLimit` bytes).
+    static func image(of log: EventLog, copyLimit: Int = 512 << 20) throws(ServiceError) -> LogImage? {
         guard log.head.seq < UInt64(UInt32.max) else { return nil }
         do {
-            return try log.image()
+            return try log.image(copyLimit: copyLimit)
         } catch {
             throw ServiceError(error)
         }

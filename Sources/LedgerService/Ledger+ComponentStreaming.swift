@@ -25,9 +25,10 @@ extension Ledger {
     /// grouped into components from their subject keys, and the threads then take the components a few at a time
     /// and read each one's records in place, checking each record's checksum as they decode it. When the image
     /// would take too much memory, thread `i` instead reads the log sequentially and decodes only the records of
-    /// the components numbered `i` modulo `threads`, as soon as it has read the component's last record.
+    /// the components numbered `i` modulo `threads`, as soon as it has read the component's last record: when the
+    /// segments the image must read into memory (the last, and any not mapped) hold more than `copyLimit` bytes.
     func foldComponents<Partial, Batch: ComponentBatch>(
-        threads: Int = 2, progress: ((Int) -> Void)? = nil, into initial: Partial,
+        threads: Int = 2, copyLimit: Int = 512 << 20, progress: ((Int) -> Void)? = nil, into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) -> [Partial] {
         guard let eventLog = log as? EventLog else {
@@ -39,7 +40,7 @@ extension Ledger {
             }
             return [partial]
         }
-        if let image = try Self.image(of: eventLog) {
+        if let image = try Self.image(of: eventLog, copyLimit: copyLimit) {
             return try Self.foldComponents(of: image, threads: threads, progress: progress, into: initial, body)
         }
         let map = try componentMap()
@@ -63,7 +64,7 @@ extension Ledger {
         return try results.map { result throws(ServiceError) in try result.get() }
     }
 
-    /// ``foldComponents(threads:progress:into:_:)`` over an image of the log.
+    /// ``foldComponents(threads:copyLimit:progress:into:_:)`` over an image of the log.
     private static func foldComponents<Partial, Batch: ComponentBatch>(
         of image: LogImage, threads: Int, progress: ((Int) -> Void)?, into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
@@ -122,7 +123,7 @@ extension Ledger {
         return slots.values().map { $0! }
     }
 
-    /// One thread's share of ``foldComponents(threads:progress:into:_:)``. The records of a component not finished
+    /// One thread's share of ``foldComponents(threads:copyLimit:progress:into:_:)``. The records of a component not finished
     /// yet wait as their payload bytes (a quarter of their decoded size), and are decoded when it is.
     private static func streamComponents<Batch: ComponentBatch>(
         of log: EventLog, _ map: ComponentMap, thread: Int, of threads: Int,

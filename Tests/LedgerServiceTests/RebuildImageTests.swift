@@ -1,0 +1,172 @@
+import LedgerCore
+import LedgerLog
+import LedgerSystem
+import LedgerTesting
+import Testing
+
+@testable import LedgerService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The rebuild over an image of the log (``LogImage``: components read in place, each record's checksum checked
+/// as it is decoded) gives what the streaming rebuild and the ordered fold over whole entries give, on logs of
+/// many segments with components spanning them and records in no component, and refuses a damaged record.
+@Suite struct RebuildImageTests {
+    let directory = TemporaryDirectory()
+    let at = Fixture.e2
+
+    /// A ledger of every lifecycle in segments of 4 KiB, the lifecycles' records interleaved (so components span
+    /// segments), with records without subject keys between them.
+    func ledger() throws -> Ledger {
+        let ledger = try Ledger.openWriter(
+            at: directory.path, environment: .sandbox, options: LogOptions(segmentSize: 4096))
+        let log = try #require(ledger.log as? EventLog)
+        let lifecycles = Lifecycle.all
+        for step in 0..<lifecycles.map(\.entries.count).max()! {
+            for lifecycle in lifecycles where step < lifecycle.entries.count {
+                _ = try ledger.append([(lifecycle.entries[step].record, nil)])
+            }
+            let payload = lifecycles[0].entries[0].record.encoded()
+            _ = try log.append([LogEntry(idempotencyKey: "keyless-\(step)", payload: payload)])
+        }
+        return ledger
+    }
+
+    /// The summary of the ordered fold over whole entries, component by component.
+    func referenceSummary(_ ledger: Ledger) throws -> ProjectionSummary {
+        var summary = ProjectionSummary(
+            at: at, coveredSeq: ledger.log.head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
+            devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
+        try ledger.forEachComponent { entries in
+            summary.add(component: ledger.fold.subscriptions(in: entries, at: at, knownAt: nil))
+        }
+        return summary
+    }
+
+    /// Each component's seqs and entries as `foldComponents` hands them to its threads.
+    func folded(_ ledger: Ledger, threads: Int, copyLimit: Int) throws -> Set<[LedgerEntry]> {
+        let parts = try ledger.foldComponents(threads: threads, copyLimit: copyLimit, into: [[LedgerEntry]]()) {
+            part, entries in part.append(entries)
+        }
+        let all = parts.flatMap { $0 }
+        #expect(Set(all).count == all.count)
+        return Set(all)
+    }
+
+    @Test func theLogSpansSegmentsAndHasRecordsInNoComponent() throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        let components = try ledger.components()
+        let log = try #require(ledger.log as? EventLog)
+        let first = try log.record(seq: 1)
+        let last = try log.record(seq: log.head.seq)
+        #expect(first.segment != last.segment)
+        #expect(components.contains { try! log.record(seq: $0[0]).segment != log.record(seq: $0.last!).segment })
+        #expect(components.reduce(0) { $0 + $1.count } < Int(log.head.seq))
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func imageAndStreamingFoldTheSameComponents(threads: Int) throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        var ordered: [[LedgerEntry]] = []
+        try ledger.forEachComponent { ordered.append($0) }
+        #expect(try folded(ledger, threads: threads, copyLimit: .max) == Set(ordered))
+        #expect(try folded(ledger, threads: threads, copyLimit: 0) == Set(ordered))
+    }
+
+    @Test func rebuildGivesTheOrderedFoldsSummary() throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        let reference = try referenceSummary(ledger)
+        #expect(reference.subscriptions > 0)
+        #expect(try ledger.rebuildProjections(at: at) == reference)
+        let reader = try Ledger.openReader(at: directory.path)
+        defer { reader.log.close() }
+        #expect(try reader.rebuildProjections(at: at) == reference)
+    }
+
+    @Test func imageReadsEveryRecordAsTheScanDoes() throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        let log = try #require(ledger.log as? EventLog)
+        let image = try #require(try log.image())
+        #expect(image.headSeq == log.head.seq)
+        var seqs: [UInt64] = []
+        try log.forEachView { view, _, _ in
+            let read = try image.record(view.seq)
+            #expect(Array(read.payload) == Array(view.payload))
+            #expect(read.subjectKeys == view.subjectKeys)
+            seqs.append(view.seq)
+        }
+        var imaged: [UInt64] = []
+        try image.forEachRecord(checkCRC: false) { imaged.append($0.seq) }
+        #expect(imaged == seqs)
+        #expect(throws: LogError.self) { try image.record(0) }
+        #expect(throws: LogError.self) { try image.record(log.head.seq + 1) }
+        #expect(try log.image(copyLimit: 0) == nil)
+    }
+
+    /// Which record a damage test flips a payload byte of.
+    enum Victim: CaseIterable {
+        /// In a component, in a sealed (mapped) segment.
+        case sealed
+        /// In a component, in the last segment (read into memory).
+        case tail
+        /// In no component (no subject keys).
+        case keyless
+    }
+
+    @Test(arguments: Victim.allCases, [Int.max, 0])
+    func aDamagedRecordStopsTheRebuild(victim: Victim, copyLimit: Int) throws {
+        let writer = try ledger()
+        let log = try #require(writer.log as? EventLog)
+        let components = try writer.components()
+        let inComponents = Set(components.joined())
+        let tailSegment = try log.record(seq: log.head.seq).segment
+        var chosen: LogRecord?
+        try log.forEach { record in
+            guard chosen == nil, record.seq > 3 else { return }
+            switch victim {
+            case .sealed where inComponents.contains(record.seq) && record.segment != tailSegment,
+                .tail where inComponents.contains(record.seq) && record.segment == tailSegment,
+                .keyless where !inComponents.contains(record.seq) && record.segment != tailSegment:
+                chosen = record
+            default: break
+            }
+        }
+        writer.log.close()
+        let record = try #require(chosen)
+        let reader = try Ledger.openReader(at: directory.path)
+        defer { reader.log.close() }
+        // Damaged after the reader opened: the rebuild itself must find it, and never fold around it.
+        try flipPayloadByte(of: record)
+        do {
+            _ = try reader.foldComponents(copyLimit: copyLimit, into: 0) { (count: inout Int, records: FoldRecords) in
+                count += records.count
+            }
+            Issue.record("the rebuild folded around damaged record \(record.seq)")
+        } catch {
+            #expect(error.code == .damaged, "\(error)")
+        }
+    }
+
+    /// Flips the last payload byte of `record` in its segment file.
+    func flipPayloadByte(of record: LogRecord) throws {
+        let path = "\(directory.path)/log/\(record.segment)"
+        let fd = open(path, O_RDWR)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        // The payload ends 32 bytes (the chain hash) before the frame does.
+        var frame = [UInt8](repeating: 0, count: 8)
+        #expect(pread(fd, &frame, 8, off_t(record.offset)) == 8)
+        let bodyLength = Int(frame[0]) | Int(frame[1]) << 8 | Int(frame[2]) << 16 | Int(frame[3]) << 24
+        let at = off_t(record.offset) + 8 + off_t(bodyLength) - 33
+        var byte: UInt8 = 0
+        #expect(pread(fd, &byte, 1, at) == 1)
+        byte ^= 0x5A
+        #expect(pwrite(fd, &byte, 1, at) == 1)
+    }
+}
