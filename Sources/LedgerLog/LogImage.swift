@@ -1,4 +1,5 @@
 import LedgerSystem
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -30,6 +31,14 @@ public final class LogImage: @unchecked Sendable {
         var lastSeq: UInt64
         var base: UnsafeRawPointer
         var size: Int
+        /// For a copy, where its bytes start in the order copies are read (see ``copied``); -1 when mapped.
+        var copyStart: Int
+    }
+
+    /// A segment still to be read into its copy.
+    struct Copy {
+        var segment: Segment
+        var buffer: UnsafeMutableRawBufferPointer
     }
 
     /// The seq of the last record (0: the log is empty).
@@ -41,9 +50,15 @@ public final class LogImage: @unchecked Sendable {
     private let owned: [Owned]
     /// The log it was read from, kept alive for its mappings.
     private let log: EventLog
+    /// The copies to read, in order, while the image is being made.
+    private let copies: [Copy]
+    /// The bytes of the copies read so far, counted over them in order (published after each read).
+    private let copied = Atomic<Int>(0)
+    /// Set when reading a copy failed, or when its reader should stop early.
+    private let stopped = Atomic<Bool>(false)
 
     private init(
-        log: EventLog, pieces: [Piece], owned: [Owned], segments: [Segment], headSeq: UInt64
+        log: EventLog, pieces: [Piece], owned: [Owned], copies: [Copy], segments: [Segment], headSeq: UInt64
     ) {
         let count = Int(pieces.last?.lastSeq ?? 0)
         let starts = UnsafeMutablePointer<UInt32>.allocate(capacity: max(count, 1))
@@ -59,11 +74,12 @@ public final class LogImage: @unchecked Sendable {
         _ = self.pieces.initialize(from: pieces)
         self.names = segments.map(\.name)
         self.owned = owned
+        self.copies = copies
         self.log = log
     }
 
-    /// Maps or reads the segments of `segments` holding records `1...headSeq`; nil when those it must read hold
-    /// more than `copyLimit` bytes.
+    /// Maps the segments of `segments` holding records `1...headSeq`, and makes room for those it must read
+    /// (``fill()`` reads them); nil when those hold more than `copyLimit` bytes.
     static func make(
         log: EventLog, segments all: [Segment], headSeq: UInt64, copyLimit: Int
     ) throws(LogError) -> LogImage? {
@@ -71,37 +87,35 @@ public final class LogImage: @unchecked Sendable {
         let tailFirstSeq = all.last?.firstSeq
         var pieces: [Piece] = []
         var owned: [Owned] = []
+        var copies: [Copy] = []
         var copied = 0
-        do throws(LogError) {
-            for segment in segments {
-                let size = Int(segment.size)
-                let lastSeq = min(segment.lastSeq, headSeq)
-                // Only a segment that is not the log's last is sealed, so mapped (see SegmentMaps).
-                if segment.firstSeq != tailFirstSeq, let region = log.segmentMaps.region(of: segment, log.fileSystem),
-                    region.count >= size
-                {
-                    pieces.append(
-                        Piece(firstSeq: segment.firstSeq, lastSeq: lastSeq, base: region.baseAddress!, size: size))
-                    continue
-                }
-                copied += size
-                guard copied <= copyLimit else {
-                    for buffer in owned { release(buffer) }
-                    return nil
-                }
-                let copy = allocate(size)
-                owned.append(copy)
-                try read(log.fileSystem, segment, into: copy.buffer, count: size)
+        for segment in segments {
+            let size = Int(segment.size)
+            let lastSeq = min(segment.lastSeq, headSeq)
+            // Only a segment that is not the log's last is sealed, so mapped (see SegmentMaps).
+            if segment.firstSeq != tailFirstSeq, let region = log.segmentMaps.region(of: segment, log.fileSystem),
+                region.count >= size
+            {
                 pieces.append(
                     Piece(
-                        firstSeq: segment.firstSeq, lastSeq: lastSeq, base: UnsafeRawPointer(copy.buffer.baseAddress!),
-                        size: size))
+                        firstSeq: segment.firstSeq, lastSeq: lastSeq, base: region.baseAddress!, size: size,
+                        copyStart: -1))
+                continue
             }
-        } catch {
-            for buffer in owned { release(buffer) }
-            throw error
+            guard copied + size <= copyLimit else {
+                for buffer in owned { release(buffer) }
+                return nil
+            }
+            let memory = allocate(size)
+            owned.append(memory)
+            copies.append(Copy(segment: segment, buffer: memory.buffer))
+            pieces.append(
+                Piece(
+                    firstSeq: segment.firstSeq, lastSeq: lastSeq, base: UnsafeRawPointer(memory.buffer.baseAddress!),
+                    size: size, copyStart: copied))
+            copied += size
         }
-        return LogImage(log: log, pieces: pieces, owned: owned, segments: segments, headSeq: headSeq)
+        return LogImage(log: log, pieces: pieces, owned: owned, copies: copies, segments: segments, headSeq: headSeq)
     }
 
     deinit {
@@ -133,28 +147,51 @@ public final class LogImage: @unchecked Sendable {
         }
     }
 
-    /// Reads a segment's first `count` bytes, in reads of a few megabytes.
-    private static func read(
-        _ fileSystem: any FileSystem, _ segment: Segment, into buffer: UnsafeMutableRawBufferPointer, count: Int
-    ) throws(LogError) {
-        var done = 0
-        while done < count {
-            let want = min(8 << 20, count - done)
-            let got: Int
-            do {
-                got = try fileSystem.readFully(
-                    segment.fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done..<(done + want)]),
-                    at: Int64(done))
-            } catch {
-                throw LogError.system(error, "reading segment \(segment.name)")
+    /// Reads the copies in order, in reads of 2 MiB, publishing the bytes read after each (so a scan running on
+    /// another thread can follow right behind); stops early when ``stopped`` is set.
+    func fill() throws(LogError) {
+        var total = 0
+        for copy in copies {
+            var done = 0
+            let count = Int(copy.segment.size)
+            while done < count {
+                if stopped.load(ordering: .relaxed) { return }
+                let want = min(2 << 20, count - done)
+                let got: Int
+                do {
+                    got = try log.fileSystem.readFully(
+                        copy.segment.fd,
+                        into: UnsafeMutableRawBufferPointer(rebasing: copy.buffer[done..<(done + want)]),
+                        at: Int64(done))
+                } catch {
+                    stopped.store(true, ordering: .relaxed)
+                    throw LogError.system(error, "reading segment \(copy.segment.name)")
+                }
+                guard got == want else {
+                    stopped.store(true, ordering: .relaxed)
+                    throw LogError(
+                        .damaged,
+                        "segment \(copy.segment.name) ends at byte \(done + got), before its last record ends")
+                }
+                done += want
+                total += want
+                copied.store(total, ordering: .releasing)
             }
-            guard got == want else {
-                throw LogError(
-                    .damaged, "segment \(segment.name) ends at byte \(done + got), before its last record ends")
-            }
-            done += want
         }
     }
+
+    /// Waits until the copies have been read up to byte `end` (in their reading order).
+    private func wait(until end: Int) throws(LogError) -> Int {
+        while true {
+            let read = copied.load(ordering: .acquiring)
+            if read >= end { return read }
+            if stopped.load(ordering: .relaxed) { throw LogError(.io, "reading the log stopped") }
+            sched_yield()
+        }
+    }
+
+    /// Stops ``fill()`` early (the scan behind it failed).
+    func stopFilling() { stopped.store(true, ordering: .relaxed) }
 
     /// The index of the piece holding record `seq` (1...headSeq).
     @inline(__always)
@@ -186,23 +223,34 @@ public final class LogImage: @unchecked Sendable {
         return view
     }
 
-    /// Loads the first byte of record `seq`, so that its cache miss overlaps with other work (a hint: does
-    /// nothing outside `1...headSeq`).
-    @inline(__always)
+    /// Loads a byte of every cache line of record `seq` and returns their sum, so that its cache misses overlap
+    /// with other work (a hint: does nothing outside `1...headSeq`).
     public func touch(_ seq: UInt64) -> UInt8 {
         guard seq >= 1, seq <= headSeq else { return 0 }
-        let piece = pieces[piece(of: seq)]
-        return piece.base.load(fromByteOffset: Int(starts[Int(seq - 1)]), as: UInt8.self)
+        let index = piece(of: seq)
+        let piece = pieces[index]
+        let start = Int(starts[Int(seq - 1)])
+        let end = seq < piece.lastSeq ? Int(starts[Int(seq)]) : piece.size
+        var sum: UInt8 = 0
+        var at = start
+        while at < end {
+            sum &+= piece.base.load(fromByteOffset: at, as: UInt8.self)
+            at += 64
+        }
+        return sum
     }
 
-    /// Calls `body` with every record in seq order, each checked as by ``record(_:checkCRC:)``.
+    /// Calls `body` with every record in seq order, each checked as by ``record(_:checkCRC:)``; while the image
+    /// is being made (see ``EventLog/image(copyLimit:whileReading:)``), right behind the reads of its copies.
     public func forEachRecord(checkCRC: Bool = true, _ body: (LogRecordView) throws -> Void) throws {
+        var read = 0
         for index in 0..<pieces.count {
             let piece = pieces[index]
             guard piece.firstSeq <= piece.lastSeq else { continue }
             for seq in piece.firstSeq...piece.lastSeq {
                 let start = Int(starts[Int(seq - 1)])
                 let end = seq < piece.lastSeq ? Int(starts[Int(seq)]) : piece.size
+                if piece.copyStart >= 0, piece.copyStart + end > read { read = try wait(until: piece.copyStart + end) }
                 guard start < end, end <= piece.size,
                     case .record(let view) = RecordCodec.parse(
                         piece.base + start, available: end - start, checkCRC: checkCRC),
@@ -231,6 +279,50 @@ extension EventLog {
             guard !state.closed else { throw Self.closedError }
             return (state.segments, state.headSeq)
         }
-        return try LogImage.make(log: self, segments: segments, headSeq: head, copyLimit: copyLimit)
+        let image = try LogImage.make(log: self, segments: segments, headSeq: head, copyLimit: copyLimit)
+        try image?.fill()
+        return image
     }
+
+    /// ``image(copyLimit:)``, calling `scan` with the image while its copies are being read, on a thread of its
+    /// own when there is more than one processor: `scan` may only go through the image in order
+    /// (``LogImage/forEachRecord(checkCRC:_:)``, which follows right behind the reads). Rethrows what `scan`
+    /// throws, or a read's failure.
+    public func image(copyLimit: Int = 512 << 20, whileReading scan: (LogImage) throws -> Void) throws -> LogImage? {
+        let (segments, head) = try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            return (state.segments, state.headSeq)
+        }
+        guard let image = try LogImage.make(log: self, segments: segments, headSeq: head, copyLimit: copyLimit)
+        else { return nil }
+        guard onlineProcessorCount > 1 else {
+            try image.fill()
+            try scan(image)
+            return image
+        }
+        let failures = ResultSlots<any Error>(count: 2)
+        withoutActuallyEscaping(scan) { scan in
+            let work = ImageWork(image: image, scan: scan)
+            runThreads(2) { part in
+                do {
+                    if part == 0 { try work.image.fill() } else { try work.scan(work.image) }
+                } catch {
+                    if part == 1 { work.image.stopFilling() }
+                    failures.set(part, error)
+                }
+            }
+        }
+        // A failed read explains a scan that stopped for want of bytes.
+        if let failure = failures.values().compactMap({ $0 }).first { throw failure }
+        return image
+    }
+}
+
+/// What the two threads of ``EventLog/image(copyLimit:whileReading:)`` share.
+///
+/// `@unchecked Sendable`: one thread only fills the image's copies (publishing each read with a release store),
+/// the other only reads bytes already published; both are joined before `scan`'s borrowed context ends.
+private struct ImageWork: @unchecked Sendable {
+    let image: LogImage
+    let scan: (LogImage) throws -> Void
 }

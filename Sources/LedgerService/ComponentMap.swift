@@ -12,7 +12,7 @@ struct ComponentMap {
 
     /// Numbers the components of records whose first subject key is `firstNodes[seq - 1]` in `union`
     /// (-1: no key).
-    init<Ids>(firstNodes: [Int32], union: inout KeyUnion<Ids>) {
+    init<Union: NodeUnion>(firstNodes: [Int32], union: inout Union) {
         var number = [Int32](repeating: -1, count: union.count)
         componentOf.reserveCapacity(firstNodes.count)
         for (index, node) in firstNodes.enumerated() {
@@ -67,24 +67,22 @@ struct ComponentMap {
 }
 
 extension Ledger {
-    /// Groups the log's records into components. The file log's records are grouped by the stable hashes of
-    /// their subject keys, read in place: two keys sharing a 64-bit hash (rare) only join two components, which
-    /// changes no answer (each component is folded on its own, and the fold sorts out owners).
+    /// Groups the log's records into components. The file log's records are grouped by quick 64-bit hashes of
+    /// their subject keys, read in place: two keys sharing a hash (rare) only join two components, which changes
+    /// no answer (each component is folded on its own, and the fold sorts out owners).
     func componentMap() throws(ServiceError) -> ComponentMap {
         if let eventLog = log as? EventLog {
-            if let image = try Self.image(of: eventLog) {
-                return try Self.componentMap(of: image, checkCRC: true)
-            }
-            var union = KeyUnion<HashIds>()
+            // One sequential scan, every checksum checked (an image would cost a copy of the last segment).
+            var union = HashUnion()
             var firstNodes: [Int32] = []
             try Self.mapErrors {
                 try eventLog.forEachView { view, _, _ in
-                    firstNodes.append(Self.node(of: view, in: &union))
+                    firstNodes.append(Self.node(of: view, in: union))
                 }
             }
             return ComponentMap(firstNodes: firstNodes, union: &union)
         }
-        var union = KeyUnion<DictionaryIds<String>>()
+        var union = KeyUnion<String>()
         var firstNodes: [Int32] = []
         try Self.mapErrors {
             try log.forEach(from: 1) { record in
@@ -100,12 +98,12 @@ extension Ledger {
     /// the records without subject keys (in no component) are, for a caller that checks those of the others as it
     /// reads them again.
     static func componentMap(of image: LogImage, checkCRC: Bool) throws(ServiceError) -> ComponentMap {
-        var union = KeyUnion<HashIds>()
+        var union = HashUnion(expected: Int(image.headSeq) / 4)
         var firstNodes: [Int32] = []
         firstNodes.reserveCapacity(Int(image.headSeq))
         try mapErrors {
             try image.forEachRecord(checkCRC: checkCRC) { view in
-                let node = node(of: view, in: &union)
+                let node = node(of: view, in: union)
                 if node < 0, !checkCRC, !view.checksumMatches { throw image.damaged(seq: view.seq) }
                 firstNodes.append(node)
             }
@@ -113,22 +111,27 @@ extension Ledger {
         return ComponentMap(firstNodes: firstNodes, union: &union)
     }
 
-    /// The log's image (``LogImage``), or nil when the log is too large to read that way (more than 2³² records,
-    /// or segments to read larger than `copyLimit` bytes).
-    static func image(of log: EventLog, copyLimit: Int = 512 << 20) throws(ServiceError) -> LogImage? {
+    /// The log's image (``LogImage``) with the components of its records, grouped while it is read (see
+    /// ``componentMap(of:checkCRC:)``); nil when the log is too large to read that way (more than 2³² records, or
+    /// segments to read larger than `copyLimit` bytes).
+    static func imageAndComponents(of log: EventLog, copyLimit: Int) throws(ServiceError) -> (LogImage, ComponentMap)? {
         guard log.head.seq < UInt64(UInt32.max) else { return nil }
-        do {
-            return try log.image(copyLimit: copyLimit)
-        } catch {
-            throw ServiceError(error)
+        var map: ComponentMap?
+        var image: LogImage?
+        try mapErrors {
+            image = try log.image(copyLimit: copyLimit) { image in
+                map = try componentMap(of: image, checkCRC: false)
+            }
         }
+        guard let image, let map else { return nil }
+        return (image, map)
     }
 
     /// Joins the nodes of a record's subject keys; returns the node of its first key (-1: it has none).
     @inline(__always)
-    private static func node(of view: LogRecordView, in union: inout KeyUnion<HashIds>) -> Int32 {
+    private static func node(of view: LogRecordView, in union: HashUnion) -> Int32 {
         var first: Int32 = -1
-        view.forEachSubjectKeyHash { hash in
+        view.forEachSubjectKeyQuickHash { hash in
             let id = union.id(of: hash)
             if first < 0 { first = id } else { union.union(first, id) }
         }

@@ -40,8 +40,8 @@ extension Ledger {
             }
             return [partial]
         }
-        if let image = try Self.image(of: eventLog, copyLimit: copyLimit) {
-            return try Self.foldComponents(of: image, threads: threads, progress: progress, into: initial, body)
+        if let (image, map) = try Self.imageAndComponents(of: eventLog, copyLimit: copyLimit) {
+            return try Self.foldComponents(of: image, map, threads: threads, progress: progress, into: initial, body)
         }
         let map = try componentMap()
         let count = max(1, min(threads, map.lastSeq.count))
@@ -66,26 +66,37 @@ extension Ledger {
 
     /// ``foldComponents(threads:copyLimit:progress:into:_:)`` over an image of the log.
     private static func foldComponents<Partial, Batch: ComponentBatch>(
-        of image: LogImage, threads: Int, progress: ((Int) -> Void)?, into initial: Partial,
+        of image: LogImage, _ map: ComponentMap, threads: Int, progress: ((Int) -> Void)?, into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) -> [Partial] {
-        // The grouping checks every frame but leaves the checksums to the threads, which check each record's as
+        // The grouping checked every frame but left the checksums to the threads, which check each record's as
         // they read it (and the grouping those of the records in no component).
-        let (starts, members) = try componentMap(of: image, checkCRC: false).members
+        let (starts, members) = map.members
         let components = starts.count - 1
         let count = max(1, min(threads, components))
         let done = FoldProgress()
         let queue = FoldProgress()
+        let sink = FoldProgress()
         let chunk = 16
+        let noTouch = getenv("LEDGER_NOTOUCH") != nil
         let results = onThreads(count) { thread -> Result<Partial, ServiceError> in
             var partial = initial
             var batch = Batch()
+            var touched: UInt8 = 0
+            defer { sink.add(Int(touched)) }
             do throws(ServiceError) {
                 while true {
                     let first = queue.add(chunk) - chunk
                     if first >= components { break }
                     for component in first..<min(first + chunk, components) {
                         let records = starts[component]..<starts[component + 1]
+                        if component + 1 < components, !noTouch {
+                            // The next component's records are scattered over the log: start loading them all now,
+                            // so their cache misses overlap instead of coming one record at a time.
+                            for index in starts[component + 1]..<starts[component + 2] {
+                                touched &+= image.touch(UInt64(members[index]) + 1)
+                            }
+                        }
                         batch.removeAll(reserving: records.count)
                         for index in records {
                             let seq = UInt64(members[index]) + 1

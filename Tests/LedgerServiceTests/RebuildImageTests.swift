@@ -17,19 +17,32 @@ import Testing
     let directory = TemporaryDirectory()
     let at = Fixture.e2
 
-    /// A ledger of every lifecycle in segments of 4 KiB, the lifecycles' records interleaved (so components span
-    /// segments), with records without subject keys between them.
-    func ledger() throws -> Ledger {
+    /// A ledger in segments of 4 KiB: every lifecycle, then operator grants to 300 users and links joining every
+    /// seven of them through a subscription, interleaved so that components span segments, with records without
+    /// subject keys between them.
+    func ledger(fileSystem: any FileSystem = PosixFileSystem()) throws -> Ledger {
         let ledger = try Ledger.openWriter(
-            at: directory.path, environment: .sandbox, options: LogOptions(segmentSize: 4096))
+            at: directory.path, environment: .sandbox, fileSystem: fileSystem, options: LogOptions(segmentSize: 4096))
         let log = try #require(ledger.log as? EventLog)
-        let lifecycles = Lifecycle.all
-        for step in 0..<lifecycles.map(\.entries.count).max()! {
-            for lifecycle in lifecycles where step < lifecycle.entries.count {
-                _ = try ledger.append([(lifecycle.entries[step].record, nil)])
+        for lifecycle in Lifecycle.all {
+            _ = try ledger.append(lifecycle.entries.map { ($0.record, nil) })
+        }
+        let payload = Lifecycle.all[0].entries[0].record.encoded()
+        for round in 0..<2 {
+            for user in 1...300 {
+                let subject = Subject(userId: Int64(10_000 + user))
+                let record =
+                    round == 0
+                    ? RecordBuilders.grant(
+                        subject, productId: Fixture.monthly(user % 3 + 1), from: Fixture.p, until: Fixture.e3,
+                        key: "grant-\(user)")
+                    : RecordBuilders.link(
+                        originalTransactionId: "joined-\(user / 7)", userId: Int64(10_000 + user), key: "link-\(user)")
+                _ = try ledger.append([(record, nil)])
+                if user % 25 == 0 {
+                    _ = try log.append([LogEntry(idempotencyKey: "keyless-\(round)-\(user)", payload: payload)])
+                }
             }
-            let payload = lifecycles[0].entries[0].record.encoded()
-            _ = try log.append([LogEntry(idempotencyKey: "keyless-\(step)", payload: payload)])
         }
         return ledger
     }
@@ -63,6 +76,9 @@ import Testing
         let first = try log.record(seq: 1)
         let last = try log.record(seq: log.head.seq)
         #expect(first.segment != last.segment)
+        var segments = Set<String>()
+        try log.forEach { segments.insert($0.segment) }
+        #expect(segments.count > 20)
         #expect(components.contains { try! log.record(seq: $0[0]).segment != log.record(seq: $0.last!).segment })
         #expect(components.reduce(0) { $0 + $1.count } < Int(log.head.seq))
     }
@@ -86,6 +102,24 @@ import Testing
         let reader = try Ledger.openReader(at: directory.path)
         defer { reader.log.close() }
         #expect(try reader.rebuildProjections(at: at) == reference)
+    }
+
+    @Test func aFileSystemThatDoesNotMapHasEverySegmentCopiedAndAReadFaultStopsTheRebuild() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let ledger = try ledger(fileSystem: fileSystem)
+        defer { ledger.log.close() }
+        let reference = try referenceSummary(ledger)
+        #expect(try ledger.rebuildProjections(at: at) == reference)
+        fileSystem.inject(Fault(.read, .error(EIO), pathContains: ".seg", after: 20))
+        do {
+            _ = try ledger.rebuildProjections(at: at)
+            Issue.record("the rebuild went on past a failed read")
+        } catch {
+            #expect(error.code != .damaged, "\(error)")
+        }
+        #expect(fileSystem.firedCount > 0)
+        fileSystem.clearFaults()
+        #expect(try ledger.rebuildProjections(at: at) == reference)
     }
 
     @Test func imageReadsEveryRecordAsTheScanDoes() throws {
