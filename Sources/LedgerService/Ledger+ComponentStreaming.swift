@@ -78,7 +78,6 @@ extension Ledger {
         let queue = FoldProgress()
         let sink = FoldProgress()
         let chunk = 16
-        let noTouch = getenv("LEDGER_NOTOUCH") != nil
         let results = onThreads(count) { thread -> Result<Partial, ServiceError> in
             var partial = initial
             var batch = Batch()
@@ -90,7 +89,7 @@ extension Ledger {
                     if first >= components { break }
                     for component in first..<min(first + chunk, components) {
                         let records = starts[component]..<starts[component + 1]
-                        if component + 1 < components, !noTouch {
+                        if component + 1 < components {
                             // The next component's records are scattered over the log: start loading them all now,
                             // so their cache misses overlap instead of coming one record at a time.
                             for index in starts[component + 1]..<starts[component + 2] {
