@@ -1,4 +1,3 @@
-import Glibc
 import LedgerCore
 import LedgerLog
 import LedgerSystem
@@ -254,10 +253,4 @@ private final class FoldProgress: Sendable {
 /// before the closure's borrowed context ends.
 private struct UncheckedWork<Value>: @unchecked Sendable {
     let run: (Int) -> Value
-}
-
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
 }
