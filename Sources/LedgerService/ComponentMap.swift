@@ -111,10 +111,13 @@ extension Ledger {
         return ComponentMap(firstNodes: firstNodes, union: &union)
     }
 
-    /// The log's image (``LogImage``) with the components of its records, grouped while it is read (see
-    /// ``componentMap(of:checkCRC:)``); nil when the log is too large to read that way (more than 2³² records, or
-    /// segments to read larger than `copyLimit` bytes).
-    static func imageAndComponents(of log: EventLog, copyLimit: Int) throws(ServiceError) -> (LogImage, ComponentMap)? {
+    /// The log's image (``LogImage``) with the records of its components (``ComponentMap/members``), grouped
+    /// while it is read (see ``componentMap(of:checkCRC:)``, checksums left to the caller); nil when the log is too
+    /// large to read that way (2³² records or more, or segments to read larger than `copyLimit` bytes). Keeps 4 bytes
+    /// a record once done (8 while grouping).
+    static func imageAndMembers(
+        of log: EventLog, copyLimit: Int
+    ) throws(ServiceError) -> (image: LogImage, starts: [Int], members: [UInt32])? {
         guard log.head.seq < UInt64(UInt32.max) else { return nil }
         var map: ComponentMap?
         var image: LogImage?
@@ -123,8 +126,8 @@ extension Ledger {
                 map = try componentMap(of: image, checkCRC: false)
             }
         }
-        guard let image, let map else { return nil }
-        return (image, map)
+        guard let image, let members = map?.members else { return nil }
+        return (image, members.starts, members.members)
     }
 
     /// Joins the nodes of a record's subject keys; returns the node of its first key (-1: it has none).

@@ -39,8 +39,9 @@ extension Ledger {
             }
             return [partial]
         }
-        if let (image, map) = try Self.imageAndComponents(of: eventLog, copyLimit: copyLimit) {
-            return try Self.foldComponents(of: image, map, threads: threads, progress: progress, into: initial, body)
+        if let (image, starts, members) = try Self.imageAndMembers(of: eventLog, copyLimit: copyLimit) {
+            return try Self.foldComponents(
+                of: image, starts: starts, members: members, threads: threads, progress: progress, into: initial, body)
         }
         let map = try componentMap()
         let count = max(1, min(threads, map.lastSeq.count))
@@ -65,12 +66,13 @@ extension Ledger {
 
     /// ``foldComponents(threads:copyLimit:progress:into:_:)`` over an image of the log.
     private static func foldComponents<Partial, Batch: ComponentBatch>(
-        of image: LogImage, _ map: ComponentMap, threads: Int, progress: ((Int) -> Void)?, into initial: Partial,
+        of image: LogImage, starts: [Int], members: [UInt32], threads: Int, progress: ((Int) -> Void)?,
+        into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) -> [Partial] {
-        // The grouping checked every frame but left the checksums to the threads, which check each record's as
+        // Component `c`'s records are `members[starts[c]..<starts[c + 1]]` (seqs less one). The grouping checked
+        // every frame but left the checksums to the threads, which check each record's as
         // they read it (and the grouping those of the records in no component).
-        let (starts, members) = map.members
         let components = starts.count - 1
         let count = max(1, min(threads, components))
         let done = FoldProgress()
