@@ -8,21 +8,30 @@ import Synchronization
 #endif
 
 /// Every record of a log up to its head when it was made, in memory, for reads in place in any order and from
-/// several threads: the sealed segments through their read-only mappings (``SegmentMaps``), the last segment (and
-/// any segment the file system does not map) read once, in large sequential reads, into memory of its own.
+/// several threads: the sealed segments mapped read-only, the last segment (and any segment the file system does
+/// not map) read once, in large sequential reads, into memory of its own.
 ///
 /// Where each record starts is copied from the segments' offsets into one side array (4 bytes a record), so a read
 /// costs no lock, no search of a segment's offsets and no reference counting. Every read parses the frame and
 /// checks that it holds the record asked for and fills its slot exactly; its checksum is checked unless the
 /// caller asks not to (see ``record(_:checkCRC:)``). A damaged record throws ``LogError/Code/damaged``.
 ///
-/// `@unchecked Sendable`: nothing in it changes after `init`; the memory it owns is freed only in `deinit`, and the
-/// mappings it borrows live as long as the log (released when the log is deinitialised, never by a close).
+/// `@unchecked Sendable`: nothing in it changes once made (its copies are filled before any thread but the one
+/// scanning behind the reads is handed it); its mappings and copies are released only in `deinit`.
 public final class LogImage: @unchecked Sendable {
-    /// Memory holding a segment's copy, and whether it is an anonymous mapping (else the allocator's).
+    /// Memory it holds a segment in, and what kind of memory that is.
     struct Owned {
+        enum Kind {
+            /// A copy in anonymous pages (``allocate(_:)``).
+            case anonymous
+            /// A copy in the allocator's memory.
+            case allocated
+            /// The segment file mapped read-only (``FileSystem/mapReadOnly(_:count:)``).
+            case file
+        }
+
         var buffer: UnsafeMutableRawBufferPointer
-        var mapped: Bool
+        var kind: Kind
     }
 
     /// One segment's bytes, from byte 0 to its logical end.
@@ -92,10 +101,13 @@ public final class LogImage: @unchecked Sendable {
         for segment in segments {
             let size = Int(segment.size)
             let lastSeq = min(segment.lastSeq, headSeq)
-            // Only a segment that is not the log's last is sealed, so mapped (see SegmentMaps).
-            if segment.firstSeq != tailFirstSeq, let region = log.segmentMaps.region(of: segment, log.fileSystem),
-                region.count >= size
+            // Only a segment that is not the log's last is sealed, so mapped (see SegmentMaps: nothing ever
+            // shrinks it). Mapped for the image alone and released with it, so that no page of the log stays
+            // resident in this process once the image is gone.
+            if segment.firstSeq != tailFirstSeq, size > 0,
+                let region = try? log.fileSystem.mapReadOnly(segment.fd, count: size)
             {
+                owned.append(Owned(buffer: UnsafeMutableRawBufferPointer(mutating: region), kind: .file))
                 pieces.append(
                     Piece(
                         firstSeq: segment.firstSeq, lastSeq: lastSeq, base: region.baseAddress!, size: size,
@@ -103,7 +115,7 @@ public final class LogImage: @unchecked Sendable {
                 continue
             }
             guard copied + size <= copyLimit else {
-                for buffer in owned { release(buffer) }
+                for buffer in owned { release(buffer, log.fileSystem) }
                 return nil
             }
             let memory = allocate(size)
@@ -119,7 +131,7 @@ public final class LogImage: @unchecked Sendable {
     }
 
     deinit {
-        for buffer in owned { Self.release(buffer) }
+        for buffer in owned { Self.release(buffer, log.fileSystem) }
         starts.deallocate()
         pieces.deallocate()
     }
@@ -133,17 +145,17 @@ public final class LogImage: @unchecked Sendable {
             memory != MAP_FAILED
         {
             _ = madvise(memory, bytes, 14)  // MADV_HUGEPAGE
-            return Owned(buffer: UnsafeMutableRawBufferPointer(start: memory, count: bytes), mapped: true)
+            return Owned(buffer: UnsafeMutableRawBufferPointer(start: memory, count: bytes), kind: .anonymous)
         }
-        return Owned(buffer: .allocate(byteCount: bytes, alignment: 64), mapped: false)
+        return Owned(buffer: .allocate(byteCount: bytes, alignment: 64), kind: .allocated)
     }
 
-    /// Frees what ``allocate(_:)`` gave.
-    private static func release(_ owned: Owned) {
-        if owned.mapped {
-            munmap(owned.buffer.baseAddress, owned.buffer.count)
-        } else {
-            owned.buffer.deallocate()
+    /// Releases what ``allocate(_:)`` or a mapping gave.
+    private static func release(_ owned: Owned, _ fileSystem: any FileSystem) {
+        switch owned.kind {
+        case .anonymous: munmap(owned.buffer.baseAddress, owned.buffer.count)
+        case .allocated: owned.buffer.deallocate()
+        case .file: fileSystem.unmap(UnsafeRawBufferPointer(owned.buffer))
         }
     }
 
