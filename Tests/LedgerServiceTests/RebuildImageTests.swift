@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerCrypto
 import LedgerLog
 import LedgerSystem
 import LedgerTesting
@@ -120,6 +121,34 @@ import Testing
         #expect(fileSystem.firedCount > 0)
         fileSystem.clearFaults()
         #expect(try ledger.rebuildProjections(at: at) == reference)
+    }
+
+    @Test func aLastSegmentOfSeveralReadsIsGroupedRightBehindThem() throws {
+        // More than 2 MiB in the last segment: the grouping waits for the reads of the copy, one by one.
+        let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)
+        defer { ledger.log.close() }
+        for batch in 0..<16 {
+            let records = (0..<1_000).map { index -> (LedgerRecord, HashedBytes?) in
+                let user = batch * 1_000 + index
+                let record =
+                    index % 3 == 2
+                    ? RecordBuilders.link(
+                        originalTransactionId: "joined-\(user / 3)", userId: Int64(20_000 + user), key: "link-\(user)")
+                    : RecordBuilders.grant(
+                        Subject(userId: Int64(20_000 + user / 3 * 3)), productId: Fixture.annual(user % 3 + 1),
+                        from: Fixture.p, until: Fixture.e3, key: "grant-\(user)")
+                return (record, nil)
+            }
+            _ = try ledger.append(records)
+        }
+        let log = try #require(ledger.log as? EventLog)
+        #expect(try log.record(seq: log.head.seq).offset > 2 << 20)
+        let reference = try referenceSummary(ledger)
+        #expect(reference.subscriptions > 0)
+        #expect(try ledger.rebuildProjections(at: at) == reference)
+        var ordered: [[LedgerEntry]] = []
+        try ledger.forEachComponent { ordered.append($0) }
+        #expect(try folded(ledger, threads: 2, copyLimit: .max) == Set(ordered))
     }
 
     @Test func imageReadsEveryRecordAsTheScanDoes() throws {
