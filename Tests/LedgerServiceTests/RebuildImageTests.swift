@@ -53,8 +53,26 @@ import Testing
         var summary = ProjectionSummary(
             at: at, coveredSeq: ledger.log.head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
+        // Counted here from scratch (not with ProjectionSummary.add): owners as the strings that name them.
         try ledger.forEachComponent { entries in
-            summary.add(component: ledger.fold.subscriptions(in: entries, at: at, knownAt: nil))
+            var owners = Set<String>()
+            var users = Set<Int64>()
+            for item in ledger.fold.subscriptions(in: entries, at: at, knownAt: nil) {
+                let state = item.state
+                owners.insert(
+                    item.owner.userId.map { "u:\($0)" } ?? item.owner.appAccountToken
+                        ?? "o:\(state.originalTransactionId)")
+                if let user = item.owner.userId { users.insert(user) }
+                summary.subscriptions += 1
+                summary.byStatus[state.status.rawValue, default: 0] += 1
+                if state.status.isEntitled {
+                    summary.entitledSubscriptions += 1
+                    summary.devicesUnderContract += state.devices
+                    summary.byPeriod[state.period ?? "unknown", default: 0] += 1
+                }
+            }
+            summary.owners += owners.count
+            summary.users += users.count
         }
         return summary
     }
