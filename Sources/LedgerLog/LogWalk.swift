@@ -189,7 +189,12 @@ struct LogWalk {
                     return false
                 }
             }
-            headHash = Array(storedHash)
+            // In place: a new array per record would cost an allocation and a free each.
+            if headHash.count == storedHash.count {
+                headHash.withUnsafeMutableBytes { $0.copyMemory(from: storedHash) }
+            } else {
+                headHash = Array(storedHash)
+            }
             headSeq = seq
             headTime = view.recordedAt
             offsets.append(UInt32(offset))

@@ -12,7 +12,7 @@ struct ComponentMap {
 
     /// Numbers the components of records whose first subject key is `firstNodes[seq - 1]` in `union`
     /// (-1: no key).
-    init<Key>(firstNodes: [Int32], union: inout KeyUnion<Key>) {
+    init<Union: NodeUnion>(firstNodes: [Int32], union: inout Union) {
         var number = [Int32](repeating: -1, count: union.count)
         componentOf.reserveCapacity(firstNodes.count)
         for (index, node) in firstNodes.enumerated() {
@@ -33,6 +33,25 @@ struct ComponentMap {
         }
     }
 
+    /// The records of every component, grouped: component `c`'s seqs less one, ascending, are
+    /// `members[starts[c]..<starts[c + 1]]` (4 bytes a record, where ``components`` takes an array a component).
+    /// Needs fewer than 2³² records.
+    var members: (starts: [Int], members: [UInt32]) {
+        var starts = [Int](repeating: 0, count: sizes.count + 1)
+        for (component, size) in sizes.enumerated() { starts[component + 1] = starts[component] + size }
+        var next = starts
+        var members = [UInt32](repeating: 0, count: starts[sizes.count])
+        members.withUnsafeMutableBufferPointer { members in
+            next.withUnsafeMutableBufferPointer { next in
+                for (index, component) in componentOf.enumerated() where component >= 0 {
+                    members[next[Int(component)]] = UInt32(truncatingIfNeeded: index)
+                    next[Int(component)] += 1
+                }
+            }
+        }
+        return (starts, members)
+    }
+
     /// The seqs of every component, ascending, the components in the order of their first records.
     var components: [[UInt64]] {
         var result = sizes.map { size -> [UInt64] in
@@ -47,57 +66,18 @@ struct ComponentMap {
     }
 }
 
-/// Union-find over subject keys (or their hashes), with path halving.
-struct KeyUnion<Key: Hashable> {
-    private var ids: [Key: Int32] = [:]
-    private var parent: [Int32] = []
-
-    /// How many distinct keys it holds.
-    var count: Int { parent.count }
-
-    /// The node of a key, added on first sight.
-    mutating func id(of key: Key) -> Int32 {
-        if let id = ids[key] { return id }
-        let id = Int32(parent.count)
-        ids[key] = id
-        parent.append(id)
-        return id
-    }
-
-    /// The representative of a node's set.
-    mutating func root(_ id: Int32) -> Int32 {
-        var node = Int(id)
-        while Int(parent[node]) != node {
-            parent[node] = parent[Int(parent[node])]
-            node = Int(parent[node])
-        }
-        return Int32(node)
-    }
-
-    /// Joins the sets of two nodes.
-    mutating func union(_ a: Int32, _ b: Int32) {
-        let rootA = root(a)
-        let rootB = root(b)
-        if rootA != rootB { parent[Int(max(rootA, rootB))] = min(rootA, rootB) }
-    }
-}
-
 extension Ledger {
-    /// Groups the log's records into components. The file log's records are grouped by the stable hashes of
-    /// their subject keys, read in place: two keys sharing a 64-bit hash (rare) only join two components, which
-    /// changes no answer (each component is folded on its own, and the fold sorts out owners).
+    /// Groups the log's records into components. The file log's records are grouped by quick 64-bit hashes of
+    /// their subject keys, read in place: two keys sharing a hash (rare) only join two components, which changes
+    /// no answer (each component is folded on its own, and the fold sorts out owners).
     func componentMap() throws(ServiceError) -> ComponentMap {
         if let eventLog = log as? EventLog {
-            var union = KeyUnion<UInt64>()
+            // One sequential scan, every checksum checked (an image would cost a copy of the last segment).
+            var union = HashUnion()
             var firstNodes: [Int32] = []
             try Self.mapErrors {
                 try eventLog.forEachView { view, _, _ in
-                    var first: Int32 = -1
-                    view.forEachSubjectKeyHash { hash in
-                        let id = union.id(of: hash)
-                        if first < 0 { first = id } else { union.union(first, id) }
-                    }
-                    firstNodes.append(first)
+                    firstNodes.append(Self.node(of: view, in: union))
                 }
             }
             return ComponentMap(firstNodes: firstNodes, union: &union)
@@ -112,5 +92,52 @@ extension Ledger {
             }
         }
         return ComponentMap(firstNodes: firstNodes, union: &union)
+    }
+
+    /// The components of an image's records. Every frame is checked; with `checkCRC` false, only the checksums of
+    /// the records without subject keys (in no component) are, for a caller that checks those of the others as it
+    /// reads them again.
+    static func componentMap(of image: LogImage, checkCRC: Bool) throws(ServiceError) -> ComponentMap {
+        var union = HashUnion(expected: Int(image.headSeq) / 4)
+        var firstNodes: [Int32] = []
+        firstNodes.reserveCapacity(Int(image.headSeq))
+        try mapErrors {
+            try image.forEachRecord(checkCRC: checkCRC) { view in
+                let node = node(of: view, in: union)
+                if node < 0, !checkCRC, !view.checksumMatches { throw image.damaged(seq: view.seq) }
+                firstNodes.append(node)
+            }
+        }
+        return ComponentMap(firstNodes: firstNodes, union: &union)
+    }
+
+    /// The log's image (``LogImage``) with the records of its components (``ComponentMap/members``), grouped
+    /// while it is read (see ``componentMap(of:checkCRC:)``, checksums left to the caller); nil when the log is too
+    /// large to read that way (2³² records or more, or segments to read larger than `copyLimit` bytes). Keeps 4 bytes
+    /// a record once done (8 while grouping).
+    static func imageAndMembers(
+        of log: EventLog, copyLimit: Int
+    ) throws(ServiceError) -> (image: LogImage, starts: [Int], members: [UInt32])? {
+        guard log.head.seq < UInt64(UInt32.max) else { return nil }
+        var map: ComponentMap?
+        var image: LogImage?
+        try mapErrors {
+            image = try log.image(copyLimit: copyLimit) { image in
+                map = try componentMap(of: image, checkCRC: false)
+            }
+        }
+        guard let image, let members = map?.members else { return nil }
+        return (image, members.starts, members.members)
+    }
+
+    /// Joins the nodes of a record's subject keys; returns the node of its first key (-1: it has none).
+    @inline(__always)
+    private static func node(of view: LogRecordView, in union: HashUnion) -> Int32 {
+        var first: Int32 = -1
+        view.forEachSubjectKeyQuickHash { hash in
+            let id = union.id(of: hash)
+            if first < 0 { first = id } else { union.union(first, id) }
+        }
+        return first
     }
 }

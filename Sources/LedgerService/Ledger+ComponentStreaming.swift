@@ -15,14 +15,19 @@ extension Ledger {
         }
     }
 
-    /// Folds every component into per-thread partial results, on `threads` threads: thread `i` reads the log
-    /// sequentially and decodes only the records of the components numbered `i` modulo `threads`, calling
-    /// `body` with its partial result and a component's entries as soon as it has read the component's last
-    /// record. Returns the partial results (one per thread used), for the caller to merge; `progress` is told
-    /// the records folded so far, from one thread at a time. `body` runs on several threads at once: it must touch
-    /// nothing but its partial result and values that do not change.
+    /// Folds every component into per-thread partial results, on `threads` threads, calling `body` with a thread's
+    /// partial result and a component's records. Returns the partial results (one per thread used), for the caller
+    /// to merge; `progress` is told the records folded so far, from one thread at a time. `body` runs on several
+    /// threads at once: it must touch nothing but its partial result and values that do not change.
+    ///
+    /// The file log is read once into a ``LogImage`` (the sealed segments mapped, the last one read), its records
+    /// grouped into components from their subject keys, and the threads then take the components a few at a time
+    /// and read each one's records in place, checking each record's checksum as they decode it. When the image
+    /// would take too much memory, thread `i` instead reads the log sequentially and decodes only the records of
+    /// the components numbered `i` modulo `threads`, as soon as it has read the component's last record: when the
+    /// segments the image must read into memory (the last, and any not mapped) hold more than `copyLimit` bytes.
     func foldComponents<Partial, Batch: ComponentBatch>(
-        threads: Int = 2, progress: ((Int) -> Void)? = nil, into initial: Partial,
+        threads: Int = 2, copyLimit: Int = 512 << 20, progress: ((Int) -> Void)? = nil, into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) -> [Partial] {
         guard let eventLog = log as? EventLog else {
@@ -34,10 +39,14 @@ extension Ledger {
             }
             return [partial]
         }
+        if let (image, starts, members) = try Self.imageAndMembers(of: eventLog, copyLimit: copyLimit) {
+            return try Self.foldComponents(
+                of: image, starts: starts, members: members, threads: threads, progress: progress, into: initial, body)
+        }
         let map = try componentMap()
         let count = max(1, min(threads, map.lastSeq.count))
         let done = FoldProgress()
-        func run(_ thread: Int) -> Result<Partial, ServiceError> {
+        let results = Self.onThreads(count) { thread -> Result<Partial, ServiceError> in
             var partial = initial
             do throws(ServiceError) {
                 try Self.streamComponents(of: eventLog, map, thread: thread, of: count) {
@@ -51,22 +60,83 @@ extension Ledger {
                 return .failure(error)
             }
         }
-        var results: [Result<Partial, ServiceError>] = []
-        if count == 1 {
-            results = [run(0)]
-        } else {
-            let slots = ResultSlots<Result<Partial, ServiceError>>(count: count)
-            withoutActuallyEscaping(run) { run in
-                let work = UncheckedWork(run: run)
-                runThreads(count) { thread in slots.set(thread, work.run(thread)) }
+        progress?(done.total)
+        return try results.map { result throws(ServiceError) in try result.get() }
+    }
+
+    /// ``foldComponents(threads:copyLimit:progress:into:_:)`` over an image of the log.
+    private static func foldComponents<Partial, Batch: ComponentBatch>(
+        of image: LogImage, starts: [Int], members: [UInt32], threads: Int, progress: ((Int) -> Void)?,
+        into initial: Partial,
+        _ body: (inout Partial, Batch) throws(ServiceError) -> Void
+    ) throws(ServiceError) -> [Partial] {
+        // Component `c`'s records are `members[starts[c]..<starts[c + 1]]` (seqs less one). The grouping checked
+        // every frame but left the checksums to the threads, which check each record's as they read it (and the
+        // grouping those of the records in no component). The threads take the components 16 at a time, so a
+        // thread slowed by other work on its core leaves the rest to the other.
+        let components = starts.count - 1
+        let count = max(1, min(threads, components))
+        let done = FoldProgress()
+        let queue = FoldProgress()
+        // Where the bytes the threads touch ahead go, so that the loads are kept.
+        let touchedSum = FoldProgress()
+        let chunk = 16
+        let results = onThreads(count) { thread -> Result<Partial, ServiceError> in
+            var partial = initial
+            var batch = Batch()
+            var touched: UInt8 = 0
+            defer { _ = touchedSum.add(Int(touched)) }
+            do throws(ServiceError) {
+                while true {
+                    let first = queue.add(chunk) - chunk
+                    if first >= components { break }
+                    for component in first..<min(first + chunk, components) {
+                        let records = starts[component]..<starts[component + 1]
+                        if component + 1 < components {
+                            // The next component's records are scattered over the log: start loading them all now,
+                            // so their cache misses overlap instead of coming one record at a time.
+                            for index in starts[component + 1]..<starts[component + 2] {
+                                touched &+= image.touch(UInt64(members[index]) + 1)
+                            }
+                        }
+                        batch.removeAll(reserving: records.count)
+                        for index in records {
+                            let seq = UInt64(members[index]) + 1
+                            let view: LogRecordView
+                            do throws(LogError) {
+                                view = try image.record(seq)
+                            } catch {
+                                throw ServiceError(error)
+                            }
+                            try batch.add(seq: seq, recordedAt: view.recordedAt, payload: view.payload)
+                        }
+                        try body(&partial, batch)
+                        let total = done.add(batch.count)
+                        if thread == 0, let progress, total & 0xFFF < batch.count { progress(total) }
+                    }
+                }
+                return .success(partial)
+            } catch {
+                return .failure(error)
             }
-            results = slots.values().map { $0! }
         }
         progress?(done.total)
         return try results.map { result throws(ServiceError) in try result.get() }
     }
 
-    /// One thread's share of ``foldComponents(threads:progress:into:_:)``. The records of a component not finished
+    /// Runs `run(0)`, …, `run(count - 1)`, each on its own thread (on this one when `count` is 1), and returns
+    /// their values in that order.
+    private static func onThreads<Value>(_ count: Int, _ run: (Int) -> Value) -> [Value] {
+        if count == 1 { return [run(0)] }
+        let slots = ResultSlots<Value>(count: count)
+        withoutActuallyEscaping(run) { run in
+            let work = UncheckedWork(run: run)
+            runThreads(count) { thread in slots.set(thread, work.run(thread)) }
+        }
+        return slots.values().map { $0! }
+    }
+
+    /// One thread's share of ``foldComponents(threads:copyLimit:progress:into:_:)``. The records of a component not finished
     /// yet wait as their payload bytes (a quarter of their decoded size), and are decoded when it is.
     private static func streamComponents<Batch: ComponentBatch>(
         of log: EventLog, _ map: ComponentMap, thread: Int, of threads: Int,
@@ -169,7 +239,7 @@ private struct PendingRecords {
     }
 }
 
-/// The records folded so far, counted from several threads.
+/// A count shared by several threads: the records folded so far, or the next components to take.
 private final class FoldProgress: Sendable {
     private let count = Atomic<Int>(0)
 

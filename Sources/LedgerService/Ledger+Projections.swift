@@ -73,6 +73,13 @@ extension Ledger {
 extension ProjectionSummary {
     /// Counts the subscriptions of one component (owners are never shared between components).
     mutating func add(component owned: [OwnedSubscription]) {
+        if owned.count == 1 {
+            // Most components hold one subscription: one owner, no sets to build.
+            owners += 1
+            if owned[0].owner.userId != nil { users += 1 }
+            count(owned[0].state)
+            return
+        }
         var owners = Set<String>()
         var users = Set<Int64>()
         for item in owned {
@@ -80,16 +87,21 @@ extension ProjectionSummary {
             owners.insert(
                 item.owner.userId.map { "u:\($0)" } ?? item.owner.appAccountToken ?? "o:\(state.originalTransactionId)")
             if let user = item.owner.userId { users.insert(user) }
-            subscriptions += 1
-            byStatus[state.status.rawValue, default: 0] += 1
-            if state.status.isEntitled {
-                entitledSubscriptions += 1
-                devicesUnderContract += state.devices
-                byPeriod[state.period ?? "unknown", default: 0] += 1
-            }
+            count(state)
         }
         self.owners += owners.count
         self.users += users.count
+    }
+
+    /// Counts one subscription's state.
+    private mutating func count(_ state: SubscriptionState) {
+        subscriptions += 1
+        byStatus[state.status.rawValue, default: 0] += 1
+        if state.status.isEntitled {
+            entitledSubscriptions += 1
+            devicesUnderContract += state.devices
+            byPeriod[state.period ?? "unknown", default: 0] += 1
+        }
     }
 
     /// Adds the counts of another part of the log's components.
