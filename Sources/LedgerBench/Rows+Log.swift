@@ -16,7 +16,7 @@ extension BenchRow {
                 metrics: [
                     Metric(
                         "append", "durable append, batches of N (SQLite: WAL, synchronous=FULL, same batches)",
-                        unit: "records/s", better: .higher, peer: true)
+                        unit: "records/s", better: .higher, target: .atLeast(500_000), peer: true)
                 ]
             ) { context in
                 [Sample(try appendLog(context), peer: try appendSQLite(context))]
