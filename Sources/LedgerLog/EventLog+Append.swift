@@ -239,6 +239,9 @@ extension EventLog {
         var subjects = state.subjects
         state.keys = KeyIndex()
         state.subjects = SubjectIndex()
+        // Room for the whole batch at once: one rehash, not one per doubling.
+        keys.table.reserve(plan.records.count)
+        subjects.heads.reserve(plan.records.count)
         written.subjectHashes.withUnsafeBufferPointer { subjectHashes in
             plan.records.withUnsafeBufferPointer { records in
                 var nextHash = 0

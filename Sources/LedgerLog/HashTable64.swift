@@ -85,6 +85,16 @@ struct HashTable64: @unchecked Sendable {
         self = bigger
     }
 
+    /// Makes room for `extra` more keys at once (one rehash instead of one per doubling while a big batch is
+    /// added).
+    mutating func reserve(_ extra: Int) {
+        let needed = count + extra
+        guard needed * 10 > (mask + 1) * 7 else { return }
+        var bigger = HashTable64(capacity: needed * 10 / 7 / 2 + 1)
+        forEach { key, value in bigger.set(key, value) }
+        self = bigger
+    }
+
     /// Zeroed memory for the slots: anonymous mmap (huge pages advised) for large tables, malloc otherwise.
     final class Storage {
         let words: UnsafeMutablePointer<UInt64>
@@ -98,6 +108,10 @@ struct HashTable64: @unchecked Sendable {
                 memory != MAP_FAILED
             {
                 _ = madvise(memory, bytes, 14)  // MADV_HUGEPAGE
+                // Populated at once (MADV_POPULATE_WRITE, Linux 5.14; older kernels fault pages in as before): a
+                // table is written all over, and faulting it in page by page (a read maps the shared zero page,
+                // the first write then copies it) cost more than filling it in one call.
+                _ = madvise(memory, bytes, 23)
                 words = memory.bindMemory(to: UInt64.self, capacity: slots * 2)
                 mapped = true
             } else {

@@ -18,6 +18,22 @@ import Testing
         #expect(table.find(0xDEAD_BEEF) == nil)
     }
 
+    @Test func reservingRoomKeepsEveryEntryAndLeavesRoomForTheBatch() {
+        var table = HashTable64()
+        for key in 1...UInt64(1_000) { table.set(key &* 0x9E37_79B9_7F4A_7C15, key) }
+        let shared = table
+        table.reserve(300_000)  // past 2 MiB: the populated, mapped storage
+        #expect(table.count == 1_000 && shared.count == 1_000)
+        for key in 1...UInt64(1_000) { #expect(table.find(key &* 0x9E37_79B9_7F4A_7C15) == key) }
+        for key in 1_001...UInt64(301_000) { table.set(key &* 0x9E37_79B9_7F4A_7C15, key) }
+        #expect(table.count == 301_000)
+        for key in stride(from: UInt64(1), through: 301_000, by: 101) {
+            #expect(table.find(key &* 0x9E37_79B9_7F4A_7C15) == key)
+        }
+        table.reserve(10)  // room already: nothing changes
+        #expect(table.count == 301_000 && shared.find(1_001 &* 0x9E37_79B9_7F4A_7C15) == nil)
+    }
+
     @Test func keysWhoseHashesCollideAreStillTellApart() {
         var index = KeyIndex()
         let keys = [UInt64(1): "first", 2: "second", 3: "third"]
