@@ -61,10 +61,14 @@ struct SubjectIndex: Sendable {
         postings.withUnsafeBufferPointer { postings in
             while posting != 0, posting <= postings.count {
                 out.append(postings[posting - 1].seq)
-                posting = Int(postings[posting - 1].previous)
+                // Links only point back (decode refuses others): a damaged table cannot loop.
+                let previous = Int(postings[posting - 1].previous)
+                guard previous < posting else { break }
+                posting = previous
             }
         }
-        return out.reversed()
+        out.reverse()  // in place: `reversed()` into an array would copy it
+        return out
     }
 
     /// The persisted form: posting count, the seqs, the links, head count, (hash, head) pairs.
@@ -99,7 +103,8 @@ struct SubjectIndex: Sendable {
                 guard let hash = reader.u64(), let head = reader.u64(), head <= postings else { return nil }
                 index.heads.set(hash, head)
             }
-            guard previous.allSatisfy({ UInt64($0) <= postings }) else { return nil }
+            // Each posting links to an earlier one (or none): a list cannot loop.
+            for (position, link) in previous.enumerated() where Int(link) > position { return nil }
             return reader.atEnd ? index : nil
         }
     }

@@ -34,6 +34,18 @@ import Testing
         #expect(table.count == 301_000 && shared.find(1_001 &* 0x9E37_79B9_7F4A_7C15) == nil)
     }
 
+    @Test func aSubjectIndexWhoseLinksPointForwardIsRefused() {
+        var index = SubjectIndex()
+        for seq in 1...UInt64(5) { index.insert(hash: 77, seq: seq) }
+        #expect(index.candidates(hash: 77) == [1, 2, 3, 4, 5])
+        let good = index.encoded()
+        #expect(SubjectIndex.decode(good)?.candidates(hash: 77) == [1, 2, 3, 4, 5])
+        // The links follow the 5 seqs (8 + 5 × 8 bytes in): make the first posting link to the last (a loop).
+        var looping = good
+        looping[8 + 5 * 8] = 5
+        #expect(SubjectIndex.decode(looping) == nil)
+    }
+
     @Test func keysWhoseHashesCollideAreStillTellApart() {
         var index = KeyIndex()
         let keys = [UInt64(1): "first", 2: "second", 3: "third"]
