@@ -52,9 +52,9 @@ extension Ledger {
             at: at, coveredSeq: head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
         // Both cores: each thread folds its share of the components into its own counts.
-        let partials = try foldComponents(progress: progress, into: empty) {
-            (summary: inout ProjectionSummary, records: FoldRecords) throws(ServiceError) in
-            summary.add(component: fold.subscriptions(in: records, at: at, knownAt: nil))
+        let partials = try foldComponents(progress: progress, into: SummaryTally()) {
+            (tally: inout SummaryTally, records: FoldRecords) throws(ServiceError) in
+            tally.add(component: fold.subscriptions(in: records, at: at, knownAt: nil))
         }
         var summary = empty
         for partial in partials { summary.merge(partial) }
@@ -70,7 +70,18 @@ extension Ledger {
     }
 }
 
-extension ProjectionSummary {
+/// What one thread counts of a rebuild's components: ``ProjectionSummary``'s figures, with its tallies by status and
+/// by period as short lists (a handful of keys each, counted once per subscription: hashing a `String` key for each
+/// cost more than the rest of the count).
+struct SummaryTally {
+    var owners = 0
+    var users = 0
+    var subscriptions = 0
+    var entitledSubscriptions = 0
+    var devicesUnderContract = 0
+    var byStatus: [(key: String, count: Int)] = []
+    var byPeriod: [(key: String, count: Int)] = []
+
     /// Counts the subscriptions of one component (owners are never shared between components).
     mutating func add(component owned: [OwnedSubscription]) {
         if owned.count == 1 {
@@ -96,22 +107,32 @@ extension ProjectionSummary {
     /// Counts one subscription's state.
     private mutating func count(_ state: SubscriptionState) {
         subscriptions += 1
-        byStatus[state.status.rawValue, default: 0] += 1
+        Self.bump(&byStatus, state.status.rawValue)
         if state.status.isEntitled {
             entitledSubscriptions += 1
             devicesUnderContract += state.devices
-            byPeriod[state.period ?? "unknown", default: 0] += 1
+            Self.bump(&byPeriod, state.period ?? "unknown")
         }
     }
 
-    /// Adds the counts of another part of the log's components.
-    mutating func merge(_ other: ProjectionSummary) {
-        owners += other.owners
-        users += other.users
-        subscriptions += other.subscriptions
-        entitledSubscriptions += other.entitledSubscriptions
-        devicesUnderContract += other.devicesUnderContract
-        byStatus.merge(other.byStatus, uniquingKeysWith: +)
-        byPeriod.merge(other.byPeriod, uniquingKeysWith: +)
+    private static func bump(_ tally: inout [(key: String, count: Int)], _ key: String) {
+        for index in tally.indices where tally[index].key == key {
+            tally[index].count += 1
+            return
+        }
+        tally.append((key, 1))
+    }
+}
+
+extension ProjectionSummary {
+    /// Adds a thread's counts.
+    mutating func merge(_ tally: SummaryTally) {
+        owners += tally.owners
+        users += tally.users
+        subscriptions += tally.subscriptions
+        entitledSubscriptions += tally.entitledSubscriptions
+        devicesUnderContract += tally.devicesUnderContract
+        for (key, count) in tally.byStatus { byStatus[key, default: 0] += count }
+        for (key, count) in tally.byPeriod { byPeriod[key, default: 0] += count }
     }
 }
