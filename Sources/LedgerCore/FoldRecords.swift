@@ -93,10 +93,10 @@ public struct FoldRecords: Sendable {
 
     /// Room for a subject's records, so that the first few dozen appends do not regrow the arrays.
     private mutating func reserve() {
-        facts.reserveCapacity(32)
-        starts.reserveCapacity(32)
-        ends.reserveCapacity(32)
-        texts.reserve(32 << 8)
+        facts.reserveCapacity(64)
+        starts.reserveCapacity(64)
+        ends.reserveCapacity(64)
+        texts.reserve(64 << 9)  // payloads are ~400 bytes
     }
 
     /// Adds a record already decoded whole (its payload is its encoding).
