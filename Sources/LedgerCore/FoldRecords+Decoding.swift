@@ -24,9 +24,9 @@ extension FoldRecords {
             let entry = LedgerEntry(seq: seq, recordedAt: recordedAt, record: record)
             _ = texts.append(payload)
             let fact = EntitlementFold.Fact(position, entry, texts: &texts)
+            // The fact's id is the transaction's when the record carries one.
             return (
-                fact, record.subject.originalTransactionId.map { texts.add($0) },
-                record.transaction.map { texts.add($0.originalTransactionId) }
+                fact, record.subject.originalTransactionId.map { texts.add($0) }, fact.hasTransaction ? fact.otid : nil
             )
         }
         let key = try reader.readRange()

@@ -80,9 +80,7 @@ struct HashTable64: @unchecked Sendable {
     }
 
     private mutating func grow() {
-        var bigger = HashTable64(capacity: mask + 1)
-        forEach { key, value in bigger.set(key, value) }
-        self = bigger
+        rehash(capacity: mask + 1)
     }
 
     /// Makes room for `extra` more keys at once (one rehash instead of one per doubling while a big batch is
@@ -90,7 +88,12 @@ struct HashTable64: @unchecked Sendable {
     mutating func reserve(_ extra: Int) {
         let needed = count + extra
         guard needed * 10 > (mask + 1) * 7 else { return }
-        var bigger = HashTable64(capacity: needed * 10 / 7 / 2 + 1)
+        rehash(capacity: needed * 10 / 7 / 2 + 1)
+    }
+
+    /// Moves every entry into a new table sized for `capacity` keys.
+    private mutating func rehash(capacity: Int) {
+        var bigger = HashTable64(capacity: capacity)
         forEach { key, value in bigger.set(key, value) }
         self = bigger
     }

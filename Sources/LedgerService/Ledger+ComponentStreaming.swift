@@ -46,22 +46,16 @@ extension Ledger {
         let map = try componentMap()
         let count = max(1, min(threads, map.lastSeq.count))
         let done = FoldProgress()
-        let results = Self.onThreads(count) { thread -> Result<Partial, ServiceError> in
+        defer { progress?(done.total) }
+        return try Self.partials(count) { (thread) throws(ServiceError) -> Partial in
             var partial = initial
-            do throws(ServiceError) {
-                try Self.streamComponents(of: eventLog, map, thread: thread, of: count) {
-                    (batch: Batch) throws(ServiceError) in
-                    try body(&partial, batch)
-                    let total = done.add(batch.count)
-                    if thread == 0, let progress, total & 0xFFF < batch.count { progress(total) }
-                }
-                return .success(partial)
-            } catch {
-                return .failure(error)
+            try Self.streamComponents(of: eventLog, map, thread: thread, of: count) {
+                (batch: Batch) throws(ServiceError) in
+                try body(&partial, batch)
+                done.add(batch.count, thread: thread, reporting: progress)
             }
+            return partial
         }
-        progress?(done.total)
-        return try results.map { result throws(ServiceError) in try result.get() }
     }
 
     /// ``foldComponents(threads:copyLimit:progress:into:_:)`` over an image of the log.
@@ -81,46 +75,54 @@ extension Ledger {
         // Where the bytes the threads touch ahead go, so that the loads are kept.
         let touchedSum = FoldProgress()
         let chunk = 16
-        let results = onThreads(count) { thread -> Result<Partial, ServiceError> in
+        defer { progress?(done.total) }
+        return try partials(count) { (thread) throws(ServiceError) -> Partial in
             var partial = initial
             var batch = Batch()
             var touched: UInt8 = 0
             defer { _ = touchedSum.add(Int(touched)) }
-            do throws(ServiceError) {
-                while true {
-                    let first = queue.add(chunk) - chunk
-                    if first >= components { break }
-                    for component in first..<min(first + chunk, components) {
-                        let records = starts[component]..<starts[component + 1]
-                        if component + 1 < components {
-                            // The next component's records are scattered over the log: start loading them all now,
-                            // so their cache misses overlap instead of coming one record at a time.
-                            for index in starts[component + 1]..<starts[component + 2] {
-                                touched &+= image.touch(UInt64(members[index]) + 1)
-                            }
+            while true {
+                let first = queue.add(chunk) - chunk
+                if first >= components { break }
+                for component in first..<min(first + chunk, components) {
+                    let records = starts[component]..<starts[component + 1]
+                    if component + 1 < components {
+                        // The next component's records are scattered over the log: start loading them all now,
+                        // so their cache misses overlap instead of coming one record at a time.
+                        for index in starts[component + 1]..<starts[component + 2] {
+                            touched &+= image.touch(UInt64(members[index]) + 1)
                         }
-                        batch.removeAll(reserving: records.count)
-                        for index in records {
-                            let seq = UInt64(members[index]) + 1
-                            let view: LogRecordView
-                            do throws(LogError) {
-                                view = try image.record(seq)
-                            } catch {
-                                throw ServiceError(error)
-                            }
-                            try batch.add(seq: seq, recordedAt: view.recordedAt, payload: view.payload)
-                        }
-                        try body(&partial, batch)
-                        let total = done.add(batch.count)
-                        if thread == 0, let progress, total & 0xFFF < batch.count { progress(total) }
                     }
+                    batch.removeAll(reserving: records.count)
+                    for index in records {
+                        let seq = UInt64(members[index]) + 1
+                        let view: LogRecordView
+                        do throws(LogError) {
+                            view = try image.record(seq)
+                        } catch {
+                            throw ServiceError(error)
+                        }
+                        try batch.add(seq: seq, recordedAt: view.recordedAt, payload: view.payload)
+                    }
+                    try body(&partial, batch)
+                    done.add(batch.count, thread: thread, reporting: progress)
                 }
-                return .success(partial)
+            }
+            return partial
+        }
+    }
+
+    /// ``onThreads(_:_:)`` for work that may fail: every thread's value, or the first error in thread order.
+    private static func partials<Partial>(_ count: Int, _ run: (Int) throws(ServiceError) -> Partial)
+        throws(ServiceError) -> [Partial]
+    {
+        let results = onThreads(count) { thread -> Result<Partial, ServiceError> in
+            do throws(ServiceError) {
+                return .success(try run(thread))
             } catch {
                 return .failure(error)
             }
         }
-        progress?(done.total)
         return try results.map { result throws(ServiceError) in try result.get() }
     }
 
@@ -244,7 +246,14 @@ private final class FoldProgress: Sendable {
     private let count = Atomic<Int>(0)
 
     /// Adds `records` and returns the new total.
+    @discardableResult
     func add(_ records: Int) -> Int { count.add(records, ordering: .relaxed).newValue }
+
+    /// Adds the records one thread folded; thread 0 tells `progress` the total about every 4,096 records.
+    func add(_ records: Int, thread: Int, reporting progress: ((Int) -> Void)?) {
+        let total = add(records)
+        if thread == 0, let progress, total & 0xFFF < records { progress(total) }
+    }
 
     /// The total so far.
     var total: Int { count.load(ordering: .relaxed) }

@@ -111,8 +111,14 @@ public final class Ledger: Sendable {
 
     /// Decodes the payload of record `seq`.
     static func record(seq: UInt64, decoding payload: UnsafeRawBufferPointer) throws(ServiceError) -> LedgerRecord {
+        try decoding(seq) { () throws(CoreError) in try LedgerRecord(decoding: payload) }
+    }
+
+    /// Runs `body`, which decodes record `seq`; a decoding error becomes ``ServiceError/Code/damaged``.
+    @inline(__always)
+    static func decoding<Value>(_ seq: UInt64, _ body: () throws(CoreError) -> Value) throws(ServiceError) -> Value {
         do {
-            return try LedgerRecord(decoding: payload)
+            return try body()
         } catch {
             throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
         }
@@ -146,10 +152,8 @@ public final class Ledger: Sendable {
     static func add(seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer, to records: inout FoldRecords)
         throws(ServiceError)
     {
-        do {
+        try decoding(seq) { () throws(CoreError) in
             try records.append(seq: seq, recordedAt: Instant(milliseconds: recordedAt), payload: payload)
-        } catch {
-            throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
         }
     }
 
@@ -157,10 +161,8 @@ public final class Ledger: Sendable {
     static func addNaming(
         seq: UInt64, recordedAt: Int64, payload: UnsafeRawBufferPointer, to records: inout FoldRecords
     ) throws(ServiceError) -> FoldRecords.Named {
-        do {
-            return try records.appendNaming(seq: seq, recordedAt: Instant(milliseconds: recordedAt), payload: payload)
-        } catch {
-            throw ServiceError(.damaged, "record \(seq) does not decode: \(error)")
+        try decoding(seq) { () throws(CoreError) in
+            try records.appendNaming(seq: seq, recordedAt: Instant(milliseconds: recordedAt), payload: payload)
         }
     }
 
