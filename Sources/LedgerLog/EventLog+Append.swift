@@ -226,8 +226,13 @@ extension EventLog {
 
     /// How many records' index slots are touched ahead of their inserts.
     static let lookahead = 32
+    /// From how many records a batch's two indexes are updated on two threads at once.
+    static let parallelApply = 4096
 
     /// Makes a durably written batch visible: offsets, head, indexes. Holding the lock.
+    ///
+    /// The idempotency keys and the subjects are independent tables: a large batch updates them on two threads
+    /// at once (their cache misses overlapping too), a small one in turn.
     private func applyLocked(_ plan: BatchPlan, _ written: BatchWrite) {
         guard let last = plan.records.last else { return }
         state.metaWritten = true
@@ -239,35 +244,22 @@ extension EventLog {
         var subjects = state.subjects
         state.keys = KeyIndex()
         state.subjects = SubjectIndex()
-        // Room for the whole batch at once: one rehash, not one per doubling.
-        keys.table.reserve(plan.records.count)
-        subjects.heads.reserve(plan.records.count)
-        written.subjectHashes.withUnsafeBufferPointer { subjectHashes in
-            plan.records.withUnsafeBufferPointer { records in
-                var nextHash = 0
-                plan.forEachEntry { position, entry in
-                    if position & (Self.lookahead - 1) == 0 {
-                        // Touch the slots of the next records first: independent lookups overlap their cache
-                        // misses, so the inserts that follow find the lines in the cache.
-                        var touched: UInt64 = 0
-                        for ahead in position..<min(position + Self.lookahead, records.count) {
-                            touched &+= keys.table.find(records[ahead].keyHash) ?? 0
+        if plan.records.count >= Self.parallelApply && onlineProcessorCount > 1 {
+            withUnsafeMutablePointer(to: &keys) { keys in
+                withUnsafeMutablePointer(to: &subjects) { subjects in
+                    let work = ApplyWork(plan: plan, written: written, keys: keys, subjects: subjects)
+                    runThreads(2) { part in
+                        if part == 0 {
+                            Self.insertKeys(work.plan, into: &work.keys.pointee)
+                        } else {
+                            Self.insertSubjects(work.plan, work.written, into: &work.subjects.pointee)
                         }
-                        for ahead in nextHash..<min(nextHash + 2 * Self.lookahead, subjectHashes.count) {
-                            touched &+= subjects.heads.find(subjectHashes[ahead]) ?? 0
-                        }
-                        lookaheadSink.store(touched, ordering: .relaxed)
                     }
-                    let record = records[position]
-                    let taken = keys.table.update(record.keyHash) { seq in if seq == 0 { seq = record.seq } }
-                    if taken { keys.overflow[entry.pointee.idempotencyKey] = record.seq }
-                    let count = entry.pointee.subjectKeys.count
-                    let first = nextHash
-                    subjects.insert(seq: record.seq, count: count) { subjectHashes[first + $0] }
-                    nextHash += count
-                    return true
                 }
             }
+        } else {
+            Self.insertKeys(plan, into: &keys)
+            Self.insertSubjects(plan, written, into: &subjects)
         }
         state.keys = keys
         state.subjects = subjects
@@ -275,4 +267,62 @@ extension EventLog {
         state.headTime = last.recordedAt
         state.headHash = written.lastHash
     }
+
+    /// Adds a batch's idempotency keys (new ones: the plan left duplicates out).
+    private static func insertKeys(_ plan: BatchPlan, into keys: inout KeyIndex) {
+        // Room for the whole batch at once: one rehash, not one per doubling.
+        keys.table.reserve(plan.records.count)
+        plan.records.withUnsafeBufferPointer { records in
+            plan.forEachEntry { position, entry in
+                if position & (lookahead - 1) == 0 {
+                    // Touch the slots of the next records first: independent lookups overlap their cache misses,
+                    // so the inserts that follow find the lines in the cache.
+                    var touched: UInt64 = 0
+                    for ahead in position..<min(position + lookahead, records.count) {
+                        touched &+= keys.table.find(records[ahead].keyHash) ?? 0
+                    }
+                    lookaheadSink.store(touched, ordering: .relaxed)
+                }
+                let record = records[position]
+                let taken = keys.table.update(record.keyHash) { seq in if seq == 0 { seq = record.seq } }
+                if taken { keys.overflow[entry.pointee.idempotencyKey] = record.seq }
+                return true
+            }
+        }
+    }
+
+    /// Adds a batch's records under their subjects (hashed by the write, in order).
+    private static func insertSubjects(_ plan: BatchPlan, _ written: BatchWrite, into subjects: inout SubjectIndex) {
+        subjects.heads.reserve(plan.records.count)
+        written.subjectHashes.withUnsafeBufferPointer { subjectHashes in
+            plan.records.withUnsafeBufferPointer { records in
+                var nextHash = 0
+                plan.forEachEntry { position, entry in
+                    if position & (lookahead - 1) == 0 {
+                        var touched: UInt64 = 0
+                        for ahead in nextHash..<min(nextHash + 2 * lookahead, subjectHashes.count) {
+                            touched &+= subjects.heads.find(subjectHashes[ahead]) ?? 0
+                        }
+                        lookaheadSink.store(touched, ordering: .relaxed)
+                    }
+                    let count = entry.pointee.subjectKeys.count
+                    let first = nextHash
+                    subjects.insert(seq: records[position].seq, count: count) { subjectHashes[first + $0] }
+                    nextHash += count
+                    return true
+                }
+            }
+        }
+    }
+}
+
+/// What the two threads of ``EventLog/applyLocked(_:_:)`` share.
+///
+/// `@unchecked Sendable`: both threads only read the plan and the write; one thread alone changes the keys, the
+/// other the subjects, and both are joined before the pointers' scopes end.
+private struct ApplyWork: @unchecked Sendable {
+    let plan: BatchPlan
+    let written: BatchWrite
+    let keys: UnsafeMutablePointer<KeyIndex>
+    let subjects: UnsafeMutablePointer<SubjectIndex>
 }
