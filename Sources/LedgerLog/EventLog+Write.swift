@@ -57,9 +57,9 @@ extension EventLog {
                 segment = (created.name, created.fd, created.size)
             }
             // Size every frame, then encode the batch in place into one block; then one fdatasync. A batch of
-            // more than two chunks is filled here while a helper thread seals its frames (chain hash, checksum)
-            // behind the filling and hands each sealed megabyte to the file; a smaller one is sealed and written
-            // here. On failure, cut the partial batch off again.
+            // more than two chunks is filled (and checksummed up to each frame's hash) here while a helper thread
+            // hashes the chain behind the filling; each sealed megabyte then goes to the file from here. A smaller
+            // batch is sealed and written here alone. On failure, cut the partial batch off again.
             let count = plan.records.count
             var offsets: [UInt32] = []
             offsets.reserveCapacity(count + 1)
@@ -94,9 +94,9 @@ extension EventLog {
                         RecordCodec.fill(
                             entry, seq: record.seq, recordedAt: record.recordedAt, size: end - start, at: frame
                         ) { subjectHashes.append(StableHash.hash($0)) }
+                        RecordCodec.checksumBody(size: end - start, at: frame)
                         start = end
                         if end - submitted >= Self.sealStep || position + 1 == count {
-                            if writer.failed { return false }
                             writer.submit(frames: position + 1)
                             submitted = end
                         }

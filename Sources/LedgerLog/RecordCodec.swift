@@ -98,11 +98,13 @@ enum RecordCodec {
         size: Int, at base: UnsafeMutableRawPointer, subject: (UnsafeRawBufferPointer) -> Void = { _ in }
     ) {
         fill(entry, seq: seq, recordedAt: recordedAt, size: size, at: base, subject: subject)
+        checksumBody(size: size, at: base)
         seal(size: size, at: base, previousHash: previousHash)
     }
 
-    /// Writes every byte of a frame but its chain hash and checksum (``seal(size:at:previousHash:)`` adds those):
-    /// frames can be filled ahead while the chain, serial by nature, is hashed behind them.
+    /// Writes every byte of a frame but its chain hash and checksum (``checksumBody(size:at:)`` and
+    /// ``seal(size:at:previousHash:)`` add those): frames can be filled ahead while the chain, serial by nature, is
+    /// hashed behind them.
     @inline(__always)
     static func fill(
         _ entry: UnsafePointer<LogEntry>, seq: UInt64, recordedAt: Int64, size: Int, at base: UnsafeMutableRawPointer,
@@ -136,8 +138,21 @@ enum RecordCodec {
         precondition(position + LogFormat.hashSize == size, "a frame's size does not match its entry")
     }
 
-    /// Completes a filled frame of `size` bytes at `base`: its chain hash, SHA-256(previous ‖ body without the
-    /// hash), in its last 32 bytes, then its CRC-32C (over the length and the body).
+    /// Puts in a filled frame's checksum field the CRC-32C of its length and of its body up to the chain hash:
+    /// the checksum without the hash, which ``seal(size:at:previousHash:)`` completes. (A CRC runs over its bytes
+    /// in order, so the hash's 32 bytes can be added last: one thread checksums frames while another hashes.)
+    @inline(__always)
+    static func checksumBody(size: Int, at base: UnsafeMutableRawPointer) {
+        let header = LogFormat.frameHeaderSize
+        let crc = CRC32C.update(
+            CRC32C.update(0, UnsafeRawBufferPointer(start: base, count: 4)),
+            UnsafeRawBufferPointer(start: base + header, count: size - LogFormat.hashSize - header))
+        base.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+    }
+
+    /// Completes a frame of `size` bytes at `base` filled and checksummed up to its hash
+    /// (``checksumBody(size:at:)``): its chain hash, SHA-256(previous ‖ body without the hash), in its last 32
+    /// bytes, then its CRC-32C over the length and the whole body.
     @inline(__always)
     static func seal(size: Int, at base: UnsafeMutableRawPointer, previousHash: UnsafeRawBufferPointer) {
         let header = LogFormat.frameHeaderSize
@@ -146,9 +161,8 @@ enum RecordCodec {
         hasher.update(previousHash)
         hasher.update(UnsafeRawBufferPointer(start: base + header, count: hashAt - header))
         hasher.finalize(into: base + hashAt)
-        let crc = CRC32C.update(
-            CRC32C.update(0, UnsafeRawBufferPointer(start: base, count: 4)),
-            UnsafeRawBufferPointer(start: base + header, count: size - header))
+        let body = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        let crc = CRC32C.update(body, UnsafeRawBufferPointer(start: base + hashAt, count: LogFormat.hashSize))
         base.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
     }
 
@@ -157,7 +171,7 @@ enum RecordCodec {
     static func copyUTF8(_ text: String, to target: UnsafeMutableRawPointer) -> Int {
         let count = text.utf8.count
         target.storeBytes(of: UInt16(count).littleEndian, as: UInt16.self)
-        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
             if let source = utf8.baseAddress { (target + 2).copyMemory(from: source, byteCount: count) }
         }
         if copied == nil {

@@ -6,18 +6,17 @@ import LedgerSystem
     import Musl
 #endif
 
-/// Seals a large batch's frames (each one's chain hash, then its checksum, in order) and hands them to their
-/// segment, on a helper thread, while the leader fills the frames that follow. The chain's SHA-256 is serial by
-/// nature; this way it overlaps the encoding instead of following it. Sealed bytes go to the file a chunk at a
-/// time, with their writeback started, so the copy into the page cache overlaps too. Used only for batches of
-/// more than two chunks; smaller ones are sealed and written by the leader.
-///
-/// The leader fills frames in order with ``RecordCodec/fill(_:seq:recordedAt:size:at:subject:)``, calls
-/// ``submit(frames:)`` with how many are filled, and ``finish()`` once, which waits for the thread and reports
-/// the first write failure (after which nothing more is written).
+/// Seals a large batch's frames (each one's chain hash, and its checksum completed with it) on a helper thread,
+/// while the leader fills the frames that follow. The chain's SHA-256 is serial by nature and the slowest step of
+/// an append; this way it overlaps everything else, and the helper does nothing but hash. The leader fills each
+/// frame and checksums its body (``RecordCodec/checksumBody(size:at:)``), hands the filled frames over with
+/// ``submit(frames:)``, and once all are submitted calls ``finish()``, which hands the sealed bytes to the file a
+/// chunk at a time (wherever the chunks cut the frames), with their writeback started, as the helper seals them.
+/// Used only for batches of more than two chunks; smaller ones are sealed and written by the leader.
 final class SealingWriter: @unchecked Sendable {
-    // @unchecked Sendable: `ready`, `done` and `failure` are only touched while holding `lock`; the leader
-    // does not change the bytes of frames it submitted, and the thread touches only submitted frames.
+    // @unchecked Sendable: `ready`, `sealed` and `stop` are only touched while holding `lock`; the leader does not
+    // change the bytes of frames it submitted, and writes only frames the helper has sealed, which the helper no
+    // longer touches.
     private let lock = ConditionLock()
     private let fileSystem: any FileSystem
     private let fd: FileDescriptor
@@ -28,15 +27,18 @@ final class SealingWriter: @unchecked Sendable {
     /// The hash the first frame chains to.
     private let previousHash: [UInt8]
     private let chunk: Int
+    /// Frames submitted by the leader.
     private var ready = 0
-    private var done = false
-    private var failure: SystemError?
+    /// Frames sealed by the helper.
+    private var sealed = 0
+    /// Set by the leader when it gives up (a write failed): the helper ends.
+    private var stop = false
     private var thread = pthread_t()
-    /// False when no thread could be started: ``finish()`` then seals and writes everything itself.
+    /// False when no thread could be started: ``finish()`` then seals everything itself.
     private var started = false
 
     /// Starts the thread that seals the frames ending at `ends` in `buffer` (chained after `previousHash`) as they
-    /// are submitted, and writes `buffer[i]` at file offset `offset + i`, at least `chunk` bytes at a time.
+    /// are submitted; ``finish()`` writes `buffer[i]` at file offset `offset + i`, `chunk` bytes at a time.
     init(
         _ fileSystem: any FileSystem, _ fd: FileDescriptor, _ buffer: UnsafeMutableRawPointer, at offset: Int64,
         frameEnds ends: [Int], previousHash: [UInt8], chunk: Int
@@ -59,10 +61,7 @@ final class SealingWriter: @unchecked Sendable {
         if !started { box.release() }
     }
 
-    /// Whether a write failed (the leader can stop encoding).
-    var failed: Bool { lock.withLock { failure != nil } }
-
-    /// The first `frames` frames are filled: seal and write them.
+    /// The first `frames` frames are filled and their bodies checksummed: seal them.
     func submit(frames: Int) {
         lock.withLock {
             ready = frames
@@ -70,51 +69,76 @@ final class SealingWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits until every submitted frame is sealed and written (or a write failed) and the thread ended.
+    /// Writes every frame as the helper seals it (all must have been submitted), then waits for the helper to end.
+    /// After a failed write nothing more is written; the error is thrown once the helper has ended.
     func finish() throws(SystemError) {
-        lock.withLock {
-            done = true
-            lock.broadcast()
+        if !started {
+            seal(from: 0, to: ends.count)
+            sealed = ends.count
         }
-        if started { pthread_join(thread, nil) } else { run() }
-        if let failure = lock.withLock({ failure }) { throw failure }
-    }
-
-    private func run() {
-        var sealed = 0
         var written = 0
-        while true {
+        var failure: SystemError?
+        while written < ends.last! {
             let target: Int = lock.withLock {
-                while ready == sealed && !done { lock.wait() }
-                return ready
+                // The next chunk, or what is left once everything is sealed.
+                while sealed < ends.count && sealedEnd - written < chunk { lock.wait() }
+                return min(sealedEnd, written + chunk)
             }
-            if target == sealed { return }  // done, and everything submitted is sealed and written
-            for index in sealed..<target {
-                let start = index == 0 ? 0 : ends[index - 1]
-                let frame = buffer + start
-                if index == 0 {
-                    previousHash.withUnsafeBytes { previous in
-                        RecordCodec.seal(size: ends[index] - start, at: frame, previousHash: previous)
-                    }
-                } else {
-                    RecordCodec.seal(
-                        size: ends[index] - start, at: frame,
-                        previousHash: UnsafeRawBufferPointer(start: frame - LogFormat.hashSize, count: 32))
-                }
-            }
-            sealed = target
-            let sealedEnd = ends[sealed - 1]
-            guard sealedEnd - written >= chunk || sealed == ends.count else { continue }
             do {
                 try fileSystem.writeAll(
-                    fd, UnsafeRawBufferPointer(start: buffer + written, count: sealedEnd - written),
+                    fd, UnsafeRawBufferPointer(start: buffer + written, count: target - written),
                     at: offset + Int64(written))
-                fileSystem.startWriteback(fd, offset: offset + Int64(written), count: sealedEnd - written)
             } catch {
-                lock.withLock { failure = error }
-                return
+                failure = error
+                break
             }
-            written = sealedEnd
+            fileSystem.startWriteback(fd, offset: offset + Int64(written), count: target - written)
+            written = target
+        }
+        if started {
+            lock.withLock {
+                stop = true
+                lock.broadcast()
+            }
+            pthread_join(thread, nil)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Where the sealed frames end. Holding the lock.
+    private var sealedEnd: Int { sealed == 0 ? 0 : ends[sealed - 1] }
+
+    private func run() {
+        var done = 0
+        while true {
+            let target: Int = lock.withLock {
+                while ready == done && !stop && done < ends.count { lock.wait() }
+                return stop ? done : ready
+            }
+            if target == done { return }  // every frame sealed, or the leader gave up
+            seal(from: done, to: target)
+            done = target
+            lock.withLock {
+                sealed = done
+                lock.broadcast()
+            }
+        }
+    }
+
+    /// Seals frames `first..<end`, each chained to the one before it.
+    private func seal(from first: Int, to end: Int) {
+        for index in first..<end {
+            let start = index == 0 ? 0 : ends[index - 1]
+            let frame = buffer + start
+            if index == 0 {
+                previousHash.withUnsafeBytes { previous in
+                    RecordCodec.seal(size: ends[index] - start, at: frame, previousHash: previous)
+                }
+            } else {
+                RecordCodec.seal(
+                    size: ends[index] - start, at: frame,
+                    previousHash: UnsafeRawBufferPointer(start: frame - LogFormat.hashSize, count: 32))
+            }
         }
     }
 }
