@@ -32,7 +32,8 @@ import Testing
 }
 
 @Suite struct CRC32CHardwareTests {
-    @Test(arguments: [0, 1, 3, 7, 8, 9, 15, 16, 17, 100, 451, 4096])
+    // Around the three-lane blocks (384 bytes) of the hardware path too.
+    @Test(arguments: [0, 1, 3, 7, 8, 9, 15, 16, 17, 100, 383, 384, 385, 451, 767, 768, 769, 1000, 4096, 65_537])
     func hardwareAndSoftwareAgree(length: Int) {
         var random = SystemRandomNumberGenerator()
         let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -40,6 +41,23 @@ import Testing
         bytes.withUnsafeBytes { raw in
             #expect(CRC32C.update(seed, raw) == CRC32C.software(seed, raw))
             #expect(CRC32C.update(0, raw) == CRC32C.software(0, raw))
+        }
+    }
+
+    @Test func everyLengthAndAlignmentAgree() {
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<1_300).map { _ in UInt8.random(in: 0...255, using: &random) }
+        bytes.withUnsafeBytes { raw in
+            for start in 0..<8 {
+                for length in 0...(1_200 - start) {
+                    let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+                    let seed = UInt32(truncatingIfNeeded: length &* 2_654_435_761)
+                    if CRC32C.update(seed, slice) != CRC32C.software(seed, slice) {
+                        Issue.record("hardware and software differ at start \(start), length \(length)")
+                        return
+                    }
+                }
+            }
         }
     }
 
