@@ -116,11 +116,20 @@ final class SealingWriter: @unchecked Sendable {
                 return stop ? done : ready
             }
             if target == done { return }  // every frame sealed, or the leader gave up
-            seal(from: done, to: target)
-            done = target
-            lock.withLock {
-                sealed = done
-                lock.broadcast()
+            // Published a chunk at a time, so the leader writes each while the next is sealed (the leader fills
+            // faster than this thread hashes: what is submitted runs far ahead).
+            while done < target {
+                var end = done + 1
+                let limit = (done == 0 ? 0 : ends[done - 1]) + chunk
+                while end < target && ends[end - 1] < limit { end += 1 }
+                seal(from: done, to: end)
+                done = end
+                let stopping = lock.withLock {
+                    sealed = done
+                    lock.broadcast()
+                    return stop
+                }
+                if stopping { return }
             }
         }
     }
