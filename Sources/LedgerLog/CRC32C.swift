@@ -3,8 +3,9 @@ import CCRC32C
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as used by iSCSI, ext4 and Kafka.
 ///
 /// Uses the CPU's crc32 instruction when it has one (SSE 4.2, arm64 CRC; through the small `CCRC32C` C target,
-/// since Swift has no intrinsics), about four times faster; otherwise slicing-by-16 in Swift: sixteen 256-entry
-/// tables fold sixteen bytes per step. Both give identical results.
+/// since Swift has no intrinsics, and on x86-64 three chains of it at once over buffers of 384 bytes or more), four
+/// to eight times faster; otherwise slicing-by-16 in Swift: sixteen 256-entry tables fold sixteen bytes per step.
+/// Both give identical results.
 /// The standard check value: `CRC32C.checksum("123456789".utf8)` is `0xE3069283`.
 public enum CRC32C {
     /// Whether the CPU's crc32 instruction is used.
