@@ -57,6 +57,8 @@ struct SubjectIndex: Sendable {
     /// The candidate seqs for a subject, ascending (to be confirmed by reading the records).
     func candidates(hash: UInt64) -> [UInt64] {
         var out: [UInt64] = []
+        // Room for a typical subject's records at once (a few dozen): growing from empty would reallocate 5 times.
+        out.reserveCapacity(32)
         var posting = Int(heads.find(hash) ?? 0)
         postings.withUnsafeBufferPointer { postings in
             while posting != 0, posting <= postings.count {

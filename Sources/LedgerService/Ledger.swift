@@ -174,9 +174,12 @@ public final class Ledger: Sendable {
     ) throws(ServiceError) {
         // A subject's records number a few dozen: sorted arrays, not sets. The file log skips the seqs read
         // already by binary search; other stores take a set.
+        // Room for a typical subject at once: arrays grown from empty would reallocate several times a query.
         var seen: [UInt64] = []
+        seen.reserveCapacity(64)
         var found = NamedSubscriptions()
         var visited: [String] = []
+        visited.reserveCapacity(8)
         if case .originalTransaction(let otid) = query { visited.append(otid) }
         let eventLog = log as? EventLog
         var key = SubjectKeys.key(for: query)
@@ -262,6 +265,11 @@ extension Subject {
 private struct NamedSubscriptions {
     var read: [UInt64] = []
     var subscriptions: [String] = []
+
+    init() {
+        read.reserveCapacity(32)
+        subscriptions.reserveCapacity(32)
+    }
 
     /// Notes record `seq` and the subscriptions it names.
     mutating func add(_ seq: UInt64, _ named: FoldRecords.Named) {
