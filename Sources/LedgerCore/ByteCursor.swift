@@ -38,26 +38,32 @@ struct ByteCursor {
                 return UInt64(first)
             }
         }
+        if let value = readWordVarint() { return value }
         return try readLongVarint()
     }
 
+    /// A varint of two to eight bytes with eight bytes left, read as one little-endian word (56 bits: no overflow
+    /// to check); nil for anything else. Its last byte is the first without the continuation bit. Out of line and
+    /// unable to throw, so that its call costs next to nothing.
+    @inline(never)
+    private mutating func readWordVarint() -> UInt64? {
+        guard buffer.count - offset >= 8, let base = buffer.baseAddress else { return nil }
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        let ends = ~word & 0x8080_8080_8080_8080
+        guard ends != 0 else { return nil }
+        let bits = ends.trailingZeroBitCount + 1  // 8 × the varint's length
+        var value = (bits == 64 ? word : word & ((1 << UInt64(bits)) - 1)) & 0x7F7F_7F7F_7F7F_7F7F
+        // Pack the seven-bit groups: pairs into 14 bits, quads into 28, then all 56.
+        value = (value & 0x007F_007F_007F_007F) | ((value & 0x7F00_7F00_7F00_7F00) >> 1)
+        value = (value & 0x0000_3FFF_0000_3FFF) | ((value & 0x3FFF_0000_3FFF_0000) >> 2)
+        value = (value & 0x0000_0000_0FFF_FFFF) | ((value & 0x0FFF_FFFF_0000_0000) >> 4)
+        offset += bits >> 3
+        return value
+    }
+
+    /// ``readVarint()`` for a varint of nine or ten bytes, or one within the last eight bytes of the buffer, byte
+    /// by byte, with every check.
     private mutating func readLongVarint() throws(CoreError) -> UInt64 {
-        if buffer.count - offset >= 8, let base = buffer.baseAddress {
-            // Eight bytes are there: a varint of up to eight bytes (56 bits, no overflow to check) is read as
-            // one little-endian word. Its last byte is the first without the continuation bit.
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let ends = ~word & 0x8080_8080_8080_8080
-            if ends != 0 {
-                let bits = ends.trailingZeroBitCount + 1  // 8 × the varint's length
-                var value = (bits == 64 ? word : word & ((1 << UInt64(bits)) - 1)) & 0x7F7F_7F7F_7F7F_7F7F
-                // Pack the seven-bit groups: pairs into 14 bits, quads into 28, then all 56.
-                value = (value & 0x007F_007F_007F_007F) | ((value & 0x7F00_7F00_7F00_7F00) >> 1)
-                value = (value & 0x0000_3FFF_0000_3FFF) | ((value & 0x3FFF_0000_3FFF_0000) >> 2)
-                value = (value & 0x0000_0000_0FFF_FFFF) | ((value & 0x0FFF_FFFF_0000_0000) >> 4)
-                offset += bits >> 3
-                return value
-            }
-        }
         if buffer.count - offset >= 10, let base = buffer.baseAddress {
             // Ten bytes are there: no bound to check (a varint ends or overflows within them).
             var result: UInt64 = 0
