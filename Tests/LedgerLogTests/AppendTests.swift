@@ -33,6 +33,35 @@ import Testing
         #expect(log.head.seq == 3)
     }
 
+    /// A batch of several megabytes and thousands of records takes the big-batch paths (frames hashed on a helper
+    /// thread behind the filling, both indexes updated on two threads): the bytes and the indexes are exactly
+    /// those of the same records appended one call at a time.
+    @Test func aBigBatchWritesAndIndexesWhatOneRecordAtATimeDoes() throws {
+        let time: Int64 = 1_767_225_600_000
+        let entries = (1...9_000).map { entry($0, payloadSize: 600, time: time) }  // about 5.8 MB
+        let batchDirectory = TempDirectory()
+        let singleDirectory = TempDirectory()
+        let batched = try openWriter(batchDirectory.data)
+        let single = try openWriter(singleDirectory.data)
+        defer {
+            batched.close()
+            single.close()
+        }
+        let outcomes = try batched.append(entries + [entries[17]])  // a duplicate inside the batch, too
+        #expect(outcomes.count == 9_001 && outcomes.last == .duplicate(seq: 18))
+        for entry in entries { _ = try single.append(entry) }
+        #expect(batched.head.seq == 9_000 && batched.head.hash == single.head.hash)
+        for n in stride(from: 1, through: 9_000, by: 7) {
+            #expect(batched.seq(forIdempotencyKey: "notification-\(n)") == UInt64(n))
+        }
+        for subject in (0..<7).map({ "user:\($0)" }) + (0..<13).map({ "otid:\(2_000_000 + $0)" }) {
+            let seqs = batched.seqs(forSubjectKey: subject)
+            #expect(!seqs.isEmpty && seqs == single.seqs(forSubjectKey: subject))
+        }
+        #expect(try batched.append(entries).allSatisfy { if case .duplicate = $0 { true } else { false } })
+        #expect(batched.head.seq == 9_000)
+    }
+
     @Test func duplicatesAreRecognisedAcrossRestarts() throws {
         let temp = TempDirectory()
         do {
