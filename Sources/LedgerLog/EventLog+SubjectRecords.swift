@@ -27,13 +27,8 @@ extension EventLog {
         try forEachRecord(forSubjectKey: key, body) { candidates in
             guard !seen.isEmpty else { return candidates }
             return candidates.filter { seq in
-                var low = 0
-                var high = seen.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if seen[middle] < seq { low = middle + 1 } else { high = middle }
-                }
-                return low == seen.count || seen[low] != seq
+                let at = seen.partitioningIndex { $0 >= seq }
+                return at == seen.count || seen[at] != seq
             }
         }
     }

@@ -139,13 +139,7 @@ public final class LogImage: @unchecked Sendable {
     /// The index of the piece holding record `seq` (1...headSeq).
     @inline(__always)
     private func piece(of seq: UInt64) -> Int {
-        var low = 0
-        var high = pieces.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if pieces[middle].firstSeq <= seq { low = middle } else { high = middle - 1 }
-        }
-        return low
+        max(pieces.partitioningIndex { $0.firstSeq > seq } - 1, 0)
     }
 
     /// Record `seq` in place, valid as long as the image: its frame parsed and checked to hold record `seq` and

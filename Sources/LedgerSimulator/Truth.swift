@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerJSON
+import LedgerSystem
 
 /// What the ledger must answer, computed from the simulator's own model of what it did (never from the
 /// ledger's fold): each user's device limit and status at sampled instants.

@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerSystem
 
 /// Chooses the instants at which a user's truth is stated and reads the simulator's model there.
 ///

@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerSystem
 
 /// Windows when the ledger's webhook is down, and Apple's answer to them: a notification whose delivery
 /// fails is retried 1, 12, 24, 48 and 72 hours after it was first sent, so after an outage notifications

@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerSystem
 
 /// The finance reports of `ledger report`, derived from the log alone. A data directory holds one
 /// environment, so sandbox and production never mix.
@@ -51,13 +52,8 @@ struct ReportBuilder {
 
     func bucket(of instant: Instant) -> Int? {
         guard instant >= period.from, instant < period.to else { return nil }
-        var low = 0
-        var high = buckets.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if buckets[middle].start <= instant { low = middle } else { high = middle - 1 }
-        }
-        return low
+        // The last bucket starting at or before the instant.
+        return max(buckets.partitioningIndex { $0.start > instant } - 1, 0)
     }
 
     mutating func add(component entries: [LedgerEntry], knownAt: Instant?) {
