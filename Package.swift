@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "LedgerCore"),
         // A small, fast JSON value, parser and writer (no Foundation on the hot path).
         .target(name: "LedgerJSON"),
-        // The one funnel for system calls, and the injectable file layer.
+        // The one funnel for system calls, the injectable file layer, and the few generic helpers every target
+        // shares (threads, binary search).
         .target(name: "LedgerSystem"),
         // Digests, ECDSA and X.509 over libcrypto.
         .target(name: "LedgerCrypto", dependencies: ["CCrypto"]),
