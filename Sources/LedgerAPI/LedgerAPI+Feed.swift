@@ -16,10 +16,9 @@ extension LedgerAPI {
     /// `GET /v1/events?after=SEQ&limit=N&wait=S`: the records after SEQ, gap-free in sequence order, and
     /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record.
     func events(_ request: HTTPRequest) throws -> HTTPResponse {
-        let after = try number(request, "after", default: 0, range: 0...Double(Int64.max))
-        let limit = try number(request, "limit", default: 100, range: 1...Double(Self.maxFeedLimit))
+        let cursor = try wholeNumber(request, "after", default: 0, range: 0...UInt64(Int64.max))
+        let limit = try wholeNumber(request, "limit", default: 100, range: 1...UInt64(Self.maxFeedLimit))
         let wait = try number(request, "wait", default: 0, range: 0...Self.maxFeedWait)
-        let cursor = UInt64(after)
         if wait > 0 {
             // Woken by the writer's group commit as soon as a record after the cursor is durable.
             _ = ledger.log.waitForHead(after: cursor, timeoutMillis: Int(wait * 1000))
@@ -28,7 +27,7 @@ extension LedgerAPI {
         var events: [JSONValue] = []
         var next = cursor
         if head > cursor {
-            let last = min(head, cursor + UInt64(limit))
+            let last = min(head, cursor + limit)
             for seq in (cursor + 1)...last {
                 let entry = try serviceCall { () throws(ServiceError) in try ledger.entry(seq: seq) }
                 events.append(entry.historyJSON)
@@ -38,13 +37,27 @@ extension LedgerAPI {
         return .json(.object(["events": .array(events), "next": .integer(Int64(clamping: next))]))
     }
 
+    /// A query parameter that is a number of seconds (fractions allowed), within `range`.
     func number(_ request: HTTPRequest, _ name: String, default value: Double, range: ClosedRange<Double>) throws
         -> Double
     {
         guard let text = request.query(name) else { return value }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw HTTPError.badRequest("\(name) must be a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// A query parameter that is a whole number (decimal digits only), within `range`.
+    func wholeNumber(_ request: HTTPRequest, _ name: String, default value: UInt64, range: ClosedRange<UInt64>)
+        throws -> UInt64
+    {
+        guard let text = request.query(name) else { return value }
+        guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let number = UInt64(text), range.contains(number)
+        else {
             throw HTTPError.badRequest(
-                "\(name) must be a number from \(Int64(range.lowerBound)) to \(Int64(range.upperBound))")
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

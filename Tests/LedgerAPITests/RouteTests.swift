@@ -77,6 +77,19 @@ import Testing
         #expect(empty.json?["events"]?.array?.isEmpty == true)
         #expect(empty.json?["next"] == 5)
         #expect(try harness.respond(.get, "/v1/events?limit=0").status.code == 400)
+        // Every malformed or out-of-range cursor and limit is a 400 naming the parameter, never a trap.
+        for query in [
+            "after=abc", "after=-1", "after=1.5", "after=%2B1", "after=", "after=9223372036854775808",
+            "after=99999999999999999999999", "limit=2.5", "limit=1001", "wait=-1", "wait=61", "wait=nan",
+        ] {
+            let refused = try harness.respond(.get, "/v1/events?\(query)")
+            #expect(refused.status.code == 400, "\(query)")
+            let name = String(query.prefix { $0 != "=" })
+            #expect(refused.json?["error"]?["message"]?.string?.hasPrefix(name) == true, "\(query)")
+        }
+        let last = try harness.respond(.get, "/v1/events?after=9223372036854775807")
+        #expect(last.json?["events"]?.array?.isEmpty == true)
+        #expect(last.json?["next"] == 9_223_372_036_854_775_807)
     }
 
     @Test func tokensGuardReadsAndAdmin() throws {
