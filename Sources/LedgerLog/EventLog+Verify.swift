@@ -120,11 +120,14 @@ extension EventLog {
     }
 
     /// Cuts a torn tail after the last valid record, keeping the cut bytes in `lost+found`; never drops a valid
-    /// record. Takes the writer lock. Refuses with ``LogError/Code/damaged`` when damage is not at the tail.
+    /// record. Takes the writer lock. Refuses with ``LogError/Code/damaged`` when damage is not at the tail,
+    /// including a record rewritten with its checksum recomputed: unlike an ordinary open for write, which
+    /// trusts the chain up to its index checkpoint, repair recomputes the whole hash chain first.
     public static func repair(at directory: String, fileSystem: any FileSystem = PosixFileSystem())
         throws(LogError) -> RepairReport
     {
-        let log = try openWriter(at: directory, environment: nil, fileSystem: fileSystem)
+        let log = try openWriter(
+            at: directory, environment: nil, options: LogOptions(verifyChainOnOpen: true), fileSystem: fileSystem)
         defer { log.close() }
         let (seq, hash) = log.head
         return RepairReport(cut: log.recovery, headSeq: seq, headHash: hash)

@@ -80,6 +80,26 @@ import Testing
         let report = try EventLog.verify(at: temp.data)
         #expect(report.problem?.kind == .chainBroken)
         #expect(report.problem?.seq == 42)
+        // Repair recomputes the whole chain: a rewrite is not a torn tail, and nothing is cut.
+        do {
+            _ = try EventLog.repair(at: temp.data)
+            Issue.record("repair must refuse a rewritten record")
+        } catch {
+            #expect(error.code == .damaged)
+            #expect(error.message.contains("record 42"))
+        }
+        #expect(readBytes(path) == bytes, "nothing was cut")
+    }
+
+    @Test func repairRefusesARewrittenLastRecord() throws {
+        let temp = TempDirectory()
+        let records = try makeLog(temp.data)
+        let path = segmentPaths(temp.data)[0]
+        var bytes = readBytes(path)
+        forge(&bytes, records[records.count - 1])
+        writeBytes(path, bytes)
+        #expect(throws: LogError(.damaged, "")) { try EventLog.repair(at: temp.data) }
+        #expect(readBytes(path) == bytes, "nothing was cut")
     }
 
     @Test func aRewriteWithTheHashRecomputedBreaksTheNextLink() throws {
