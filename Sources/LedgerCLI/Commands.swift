@@ -105,4 +105,12 @@ enum Commands {
         default: return CLIError(.failure, error.message)
         }
     }
+
+    /// The exit status of a run that refused `rejected` items into the quarantine: 0 when there were none,
+    /// else 1, after saying on stderr how many and where to look (stdout keeps the counts).
+    static func rejectedStatus(_ rejected: Int, _ context: CommandContext) -> Int32 {
+        guard rejected > 0 else { return 0 }
+        Terminal.err("error: \(rejected) rejected; see 'ledger quarantine --data \(context.dataDirectory)'\n")
+        return 1
+    }
 }

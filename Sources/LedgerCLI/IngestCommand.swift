@@ -23,18 +23,25 @@ enum IngestCommand {
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         var counts = IngestCounts()
         let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
+        // An input that cannot be read to its end stops the run there; the counts of what was done before it
+        // are printed all the same, then the error.
+        var stopped: CLIError?
         for input in inputs {
-            let lines = try LineBatches(path: input, batchSize: batchSize, lineLimit: maxLineBytes)
-            try ingest(lines: lines, into: pipeline, label: "ingest \(input == "-" ? "stdin" : input)", counts: &counts)
+            do throws(CLIError) {
+                let lines = try LineBatches(path: input, batchSize: batchSize, lineLimit: maxLineBytes)
+                try ingest(
+                    lines: lines, into: pipeline, label: "ingest \(input == "-" ? "stdin" : input)", counts: &counts)
+            } catch {
+                stopped = error
+                break
+            }
         }
         let summary: JSONValue = .object([
             "accepted": .int(counts.accepted), "duplicates": .int(counts.duplicates), "rejected": .int(counts.rejected),
         ])
         Terminal.line(summary.serialized())
-        if counts.rejected > 0 {
-            Terminal.err("error: \(counts.rejected) rejected; see 'ledger quarantine --data \(directory)'\n")
-        }
-        return counts.rejected == 0 ? 0 : 1
+        if let stopped { throw stopped }
+        return Commands.rejectedStatus(counts.rejected, context)
     }
 
     /// Verifies and appends the input's lines in batches as they are read (one group commit each; each batch

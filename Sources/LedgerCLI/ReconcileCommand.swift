@@ -32,6 +32,6 @@ enum ReconcileCommand {
             "rejected": .int(counts.rejected),
         ])
         Terminal.line(summary.serialized())
-        return counts.rejected == 0 ? 0 : 1
+        return Commands.rejectedStatus(counts.rejected, context)
     }
 }

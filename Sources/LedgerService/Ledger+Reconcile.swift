@@ -78,6 +78,15 @@ extension Ledger {
                         "the receipt is from \(named.rawValue); this ledger holds \(environment.rawValue)")
                     continue
                 }
+                // The same app check as a signed transaction's (Apple signs none of a legacy receipt, so this is
+                // all that ties it to the app): a receipt naming no bundle, or another one, is refused.
+                if let expected = verifier.configuration.bundleId, receipt.bundleId != expected {
+                    let named = receipt.bundleId.map { "bundle \"\($0)\"" } ?? "no bundle"
+                    try reject(
+                        raw, VerificationStatus.invalidAppIdentifier.rawValue,
+                        "the receipt names \(named), not the configured \"\(expected)\"")
+                    continue
+                }
                 do {
                     for record in try receipt.records(environment: environment) { candidates.append((record, nil)) }
                 } catch {

@@ -67,6 +67,18 @@ import Testing
         #expect(result.err.contains("the 0 records accepted before it stay appended"))
     }
 
+    @Test func anInputThatStopsTheRunStillPrintsTheCountsOfWhatWasDone() throws {
+        let good = body(try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY"))
+        let result = ledger(
+            ["ingest", "--json", "--data", workspace.data] + workspace.verifyFlags + [
+                workspace.file("in.jsonl", [good]), workspace.directory.path,
+            ])
+        #expect(result.code == 1)
+        #expect(result.json == .object(["accepted": 1, "duplicates": 0, "rejected": 0]))
+        #expect(result.err.contains("error: cannot read \(workspace.directory.path)"), "\(result.err)")
+        #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 1)
+    }
+
     @Test func refusesToVerifyWithoutATrustRoot() {
         let result = ledger([
             "ingest", "--data", workspace.data, "--environment", "sandbox", workspace.file("e.jsonl", []),

@@ -47,6 +47,7 @@ import Testing
         let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page])
         #expect(result.code == 1)
         #expect(result.json == .object(["appended": 0, "alreadyKnown": 0, "rejected": 1]))
+        #expect(result.err.hasPrefix("error: 1 rejected; see 'ledger quarantine"))
         #expect(
             ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.first?["status"]
                 == "VERIFICATION_FAILURE")
@@ -54,7 +55,8 @@ import Testing
 
     @Test func legacyReceiptsImportAsUnsignedFactsIncluding21006() throws {
         let receipt = """
-            {"status":21006,"environment":"Sandbox","receipt":{"request_date_ms":"1772323200000"},
+            {"status":21006,"environment":"Sandbox","receipt":{"request_date_ms":"1772323200000",
+             "bundle_id":"\(TestPKI.bundleId)"},
              "latest_receipt_info":[{"quantity":"1","product_id":"com.visla.gps.monthly_2",
                "transaction_id":"1000000000000777","original_transaction_id":"1000000000000777",
                "purchase_date_ms":"1769904000000","expires_date_ms":"1772323200000",
@@ -72,6 +74,26 @@ import Testing
             "state", "--data", workspace.data, "--user", "99", "--at", "2026-02-15T00:00:00Z", "--json",
         ])
         #expect(state.json?["deviceLimit"] == 2)
+    }
+
+    @Test func aLegacyReceiptForAnotherAppOrNoneIsRefused() throws {
+        for receipt in [#""receipt":{"bundle_id":"com.other.app"}"#, #""receipt":{"request_date_ms":"1"}"#] {
+            let body = """
+                {"status":0,"environment":"Sandbox",\(receipt),"latest_receipt_info":[{"quantity":"1",\
+                "product_id":"com.visla.gps.monthly_2","transaction_id":"1000000000000778",\
+                "original_transaction_id":"1000000000000778","purchase_date_ms":"1769904000000",\
+                "expires_date_ms":"1772323200000"}]}
+                """
+            let file = workspace.file("foreign.json", [body])
+            let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])
+            #expect(result.code == 1, "\(receipt)")
+            #expect(result.json == .object(["appended": 0, "alreadyKnown": 0, "rejected": 1]), "\(receipt)")
+            #expect(result.err.contains("rejected"), "\(receipt)")
+        }
+        let kept = ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array
+        #expect(kept?.count == 2)
+        #expect(kept?.allSatisfy { $0["status"] == "INVALID_APP_IDENTIFIER" } == true)
+        #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 0, "nothing appended")
     }
 
     @Test func aSandboxReceiptSentToProductionIsRefused() {
