@@ -6,7 +6,19 @@ import LedgerSystem
 
 /// Reads a command's input: a file path, or `-` for standard input, with a size limit.
 enum InputFile {
+    /// The whole of `path` (`-`: standard input).
+    /// - Throws: ``CLIError`` failure naming the file when it cannot be read or holds more than `limit` bytes.
     static func read(_ path: String, limit: Int) throws(CLIError) -> [UInt8] {
+        guard let bytes = try read(path, upTo: limit) else {
+            throw CLIError.failure("\(path) is larger than the limit of \(limit) bytes")
+        }
+        return bytes
+    }
+
+    /// The whole of `path` (`-`: standard input), or nil when it holds more than `limit` bytes (reading stops
+    /// there).
+    /// - Throws: ``CLIError`` failure naming the file when it cannot be opened or read.
+    static func read(_ path: String, upTo limit: Int) throws(CLIError) -> [UInt8]? {
         let fd = try open(path)
         defer { if fd != 0 { try? Syscall.closing(fd) } }
         var bytes: [UInt8] = []
@@ -22,9 +34,7 @@ enum InputFile {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit {
-                throw CLIError.failure("\(path) is larger than the limit of \(limit) bytes")
-            }
+            if bytes.count > limit { return nil }
         }
         return bytes
     }

@@ -9,8 +9,13 @@ enum InspectCommand {
             throw CLIError.usage("--as must be notification, transaction or renewal", command: "inspect")
         }
         let verifier = try VerifySettings.verifier(context)
-        let input = try InputFile.read(context.arguments.positionals[0], limit: SignedDataVerifier.maximumBodyByteCount)
-        do {
+        let limit = SignedDataVerifier.maximumBodyByteCount
+        let input = try InputFile.read(context.arguments.positionals[0], upTo: limit)
+        do throws(VerificationError) {
+            // Larger than any body Apple sends: invalid, reported like any other invalid payload.
+            guard let input else {
+                throw VerificationError(.invalidJWTFormat, "the input is over the \(limit)-byte limit")
+            }
             let signed = try SignedDataVerifier.signedData(fromInput: input)
             let decoded: JSONValue
             switch kind {

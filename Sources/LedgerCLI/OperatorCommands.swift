@@ -52,6 +52,9 @@ enum OperatorCommands {
             }
             action = .grant(productId: product, from: from, until: until)
         case (nil, true):
+            guard !context.arguments.has("--until") else {
+                throw CLIError.usage("--revoke ends at --from and takes no --until", command: "correct")
+            }
             action = .revoke(from: from)
         default:
             throw CLIError.usage(

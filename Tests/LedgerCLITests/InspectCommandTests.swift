@@ -26,6 +26,15 @@ import Testing
         #expect(result.json?["status"] == .string(status))
     }
 
+    @Test func anInputOverTheBodyLimitIsInvalidNotAnError() {
+        let big = String(repeating: "a", count: (1 << 20) + 1)
+        let result = ledger(["inspect", "--json"] + workspace.verifyFlags + [workspace.file("big", [big])])
+        #expect(result.code == 1)
+        #expect(result.json?["valid"] == false)
+        #expect(result.json?["status"] == "INVALID_JWT_FORMAT")
+        #expect(result.json?["message"]?.string?.contains("1048576-byte limit") == true)
+    }
+
     @Test func wrongBundleIsAnInvalidAppIdentifier() throws {
         let signed = try workspace.pki.signedNotification(bundleId: "com.example.other")
         let result = ledger(["inspect", "--json"] + workspace.verifyFlags + [workspace.file("n.jws", [signed])])

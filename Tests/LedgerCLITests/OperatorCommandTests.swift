@@ -75,4 +75,14 @@ import Testing
         #expect(result.code == 64)
         #expect(result.err.contains("--reason"))
     }
+
+    @Test func aRevokeWithAnUntilIsAUsageErrorNotASilentDrop() {
+        let result = ledger([
+            "correct", "--data", workspace.data, "--user", "42", "--revoke", "--from", "2026-03-01",
+            "--until", "2026-04-01", "--reason", "r", "--operator", "o",
+        ])
+        #expect(result.code == 64)
+        #expect(result.err.hasPrefix("error: --revoke ends at --from and takes no --until"))
+        #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 0, "nothing appended")
+    }
 }
