@@ -58,9 +58,15 @@ extension LedgerAPI {
     }
 
     func time(_ body: JSONValue, _ name: String) throws -> Instant {
-        if let ms = body[name]?.int64 { return Instant(milliseconds: ms) }
-        guard let text = body[name]?.string, let instant = Instant(parsing: text) else {
-            throw HTTPError.badRequest("\(name) must be ISO 8601 UTC or milliseconds since the epoch")
+        let instant: Instant? =
+            if let ms = body[name]?.int64 {
+                Instant.inputRange.contains(ms) ? Instant(milliseconds: ms) : nil
+            } else {
+                body[name]?.string.flatMap(Instant.init(parsing:))
+            }
+        guard let instant else {
+            throw HTTPError.badRequest(
+                "\(name) must be ISO 8601 UTC or milliseconds since the epoch, within the years 0000 to 9999")
         }
         return instant
     }

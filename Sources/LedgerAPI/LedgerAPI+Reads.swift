@@ -30,7 +30,8 @@ extension LedgerAPI {
         guard let text = request.query(name) else { return nil }
         guard let instant = Instant(parsing: text) else {
             throw HTTPError.badRequest(
-                "\(name) must be ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the epoch")
+                "\(name) must be ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the epoch, within the "
+                    + "years 0000 to 9999")
         }
         return instant
     }

@@ -45,7 +45,8 @@ struct CommandContext {
         guard let text = arguments.value(name) else { return nil }
         guard let instant = Instant(parsing: text) else {
             throw CLIError.usage(
-                "\(name) '\(text)' is not a time: use ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the epoch",
+                "\(name) '\(text)' is not a time: use ISO 8601 UTC (2026-03-01T00:00:00Z) or milliseconds since the "
+                    + "epoch, within the years 0000 to 9999",
                 command: arguments.command)
         }
         return instant

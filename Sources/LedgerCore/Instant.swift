@@ -77,18 +77,26 @@ extension Instant {
     /// Parses the ledger's input forms: ISO 8601 (`2026-03-01T00:00:00Z`, `2026-03-01T00:00:00.5+01:00`,
     /// a bare date `2026-03-01` meaning midnight UTC) or an integer count of milliseconds since the epoch.
     ///
-    /// Fractional seconds beyond milliseconds are truncated. Returns nil for anything else.
+    /// Fractional seconds beyond milliseconds are truncated. Either form must fall in ``inputRange`` (the years
+    /// 0000 to 9999, as ISO 8601 writes them), so that no arithmetic on an input instant can overflow. Returns
+    /// nil for anything else.
     public init?(parsing text: String) {
         let trimmed = text.utf8
         guard !trimmed.isEmpty, trimmed.count <= 64 else { return nil }
+        let value: Int64
         if let ms = Int64(text) {
-            self.init(milliseconds: ms)
-            return
+            value = ms
+        } else {
+            var parser = ISO8601Parser(Array(trimmed))
+            guard let parsed = parser.parse() else { return nil }
+            value = parsed
         }
-        var parser = ISO8601Parser(Array(trimmed))
-        guard let value = parser.parse() else { return nil }
+        guard Self.inputRange.contains(value) else { return nil }
         self.init(milliseconds: value)
     }
+
+    /// The milliseconds an input instant may have: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
+    public static let inputRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 }
 
 /// Proleptic Gregorian calendar arithmetic (days since 1970-01-01).
