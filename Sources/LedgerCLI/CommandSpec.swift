@@ -18,6 +18,34 @@ public struct OptionSpec: Sendable, Hashable {
     }
 }
 
+/// A titled block of help shown after a command's options, e.g. the HTTP endpoints of `serve`.
+public struct HelpSection: Sendable, Hashable {
+    /// One row: a label and its text, wrapped beside it; an empty label makes the text a paragraph.
+    public struct Row: Sendable, Hashable {
+        /// The left column, e.g. `GET /healthz`.
+        public var label: String
+        /// The explanation.
+        public var text: String
+
+        /// Creates a row.
+        public init(_ label: String, _ text: String) {
+            self.label = label
+            self.text = text
+        }
+    }
+
+    /// The heading, e.g. `ENDPOINTS`.
+    public var title: String
+    /// The rows, in order.
+    public var rows: [Row]
+
+    /// Creates a section.
+    public init(_ title: String, _ rows: [Row]) {
+        self.title = title
+        self.rows = rows
+    }
+}
+
 /// A command: its name, help and the options it accepts.
 public struct CommandSpec: Sendable {
     /// The subcommand name, e.g. `ingest`.
@@ -34,11 +62,13 @@ public struct CommandSpec: Sendable {
     public var positionals: ClosedRange<Int>
     /// The placeholder shown for positionals, e.g. `FILE|-`.
     public var positionalName: String?
+    /// Further help after the options (endpoints, rules).
+    public var sections: [HelpSection]
 
     /// Creates a command spec.
     public init(
         name: String, summary: String, usage: [String], discussion: String = "", options: [OptionSpec],
-        positionals: ClosedRange<Int> = 0...0, positionalName: String? = nil
+        positionals: ClosedRange<Int> = 0...0, positionalName: String? = nil, sections: [HelpSection] = []
     ) {
         self.name = name
         self.summary = summary
@@ -47,6 +77,7 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.positionals = positionals
         self.positionalName = positionalName
+        self.sections = sections
     }
 
     /// The option with this name, if the command accepts it.

@@ -45,6 +45,29 @@ enum Help {
             }
             out += "  " + "-h, --help".padding(to: width) + "Show help information.\n"
         }
+        for section in spec.sections {
+            out += "\n\(section.title):\n" + render(section.rows, width: 100)
+        }
+        return out
+    }
+
+    /// Rows of a help section: each label in a column (at most 34 wide; a longer one on a line of its own) with
+    /// its text wrapped beside it; a row without a label is a paragraph indented by two.
+    static func render(_ rows: [HelpSection.Row], width: Int) -> String {
+        let column = min((rows.map(\.label.count).max() ?? 0) + 2, 34)
+        var out = ""
+        for row in rows {
+            if row.label.isEmpty {
+                out += wrap(row.text, width: width - 2, indent: 2) + "\n"
+                continue
+            }
+            let text = wrap(row.text, width: width - column - 2, indent: column + 2)
+            if row.label.count + 2 > column {
+                out += "  \(row.label)\n" + text + "\n"
+            } else {
+                out += "  " + row.label.padding(to: column) + text.dropFirst(column + 2) + "\n"
+            }
+        }
         return out
     }
 

@@ -1,4 +1,4 @@
-/// Every command of `ledger`, with its help: the contract of ../shared/CONTRACT.md in code.
+/// Every command of `ledger`, with its help: the contract in code (README.md's command reference describes it).
 public enum LedgerCommands {
     static let data = OptionSpec(
         "--data", value: "DIR", "The ledger's home (default: $LEDGER_DATA, else ./Events).")
@@ -9,13 +9,21 @@ public enum LedgerCommands {
     static let catalog = OptionSpec(
         "--catalog", value: "FILE", "Load the product catalog from FILE (JSON).")
     static let verify: [OptionSpec] = [
-        OptionSpec("--environment", value: "ENV", "sandbox or production: the environment to accept."),
+        OptionSpec(
+            "--environment", value: "ENV", "sandbox or production to accept (default: the one the data is bound to)."),
         OptionSpec("--bundle-id", value: "ID", "The app's bundle identifier to accept."),
         OptionSpec("--app-apple-id", value: "N", "The app's Apple ID (required with production)."),
         OptionSpec(
             "--trust-root", value: "FILE", repeatable: true,
             "A trusted root certificate, DER or PEM (or $LEDGER_TRUST_ROOTS, colon-separated)."),
     ]
+    /// `inspect` writes nothing and also accepts Apple's two local environments.
+    static let inspectVerify: [OptionSpec] =
+        [
+            OptionSpec(
+                "--environment", value: "ENV",
+                "sandbox, production, xcode or local-testing (the last two skip the signature).")
+        ] + verify.dropFirst()
     static let subject: [OptionSpec] = [
         OptionSpec("--user", value: "ID", "The integer user id of the app's appAccountToken scheme."),
         OptionSpec("--account-token", value: "UUID", "An appAccountToken."),
@@ -48,16 +56,19 @@ public enum LedgerCommands {
                 FILE holds a compact JWS or a body with signedPayload. Verifies it as Apple's SignedDataVerifier \
                 does (--environment also accepts xcode and local-testing, which skip the signature) and prints the \
                 decoded payload with nested signed fields decoded in place. Exit 0 when valid; exit 1 when invalid, \
-                with --json {"valid":false,"status":"STATUS","message":"…"}.
+                with --json {"valid":false,"status":"STATUS","message":"…"}, STATUS one of INVALID_JWT_FORMAT, \
+                INVALID_CERTIFICATE, INVALID_CHAIN_LENGTH, VERIFICATION_FAILURE, INVALID_APP_IDENTIFIER, \
+                INVALID_ENVIRONMENT.
                 """,
-            options: verify + [
+            options: inspectVerify + [
                 OptionSpec("--as", value: "KIND", "notification (default), transaction or renewal."), json,
                 catalog,
             ], positionals: 1...1, positionalName: "FILE|-"),
         CommandSpec(
             name: "state", summary: "A subject's entitlement at valid time T as known at K.",
             usage: [
-                "state [--data DIR | --store URL] (--user ID | --account-token UUID | --original-transaction-id ID) [--at T] [--known-at K] [--json]"
+                "state [--data DIR | --store URL] (--user ID | --account-token UUID | --original-transaction-id ID)"
+                    + " [--at T] [--known-at K] [--json]"
             ],
             discussion: "An unknown subject is not an error. " + timeHelp,
             options: [data, store] + subject + [
@@ -177,10 +188,15 @@ public enum LedgerCommands {
         CommandSpec(
             name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
             usage: [
-                "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080] [--read-token T] [--admin-token T]"
+                "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
+                    + " [--read-token T] [--admin-token T]"
             ],
-            discussion:
-                "Prints 'listening on http://HOST:PORT' when ready. SIGTERM/SIGINT: stop accepting, finish in-flight requests, flush, exit 0.",
+            discussion: """
+                Prints 'listening on http://HOST:PORT' when ready. Binds 127.0.0.1 unless told otherwise (TLS \
+                belongs to a reverse proxy in front), keeps connections alive, limits headers to 16 KiB and bodies \
+                to 1 MiB, and logs one JSON line per request to stderr. SIGTERM/SIGINT: stop accepting, finish \
+                in-flight requests, flush, exit 0.
+                """,
             options: verify + [
                 data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
                 OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
@@ -188,6 +204,62 @@ public enum LedgerCommands {
                 OptionSpec(
                     "--admin-token", value: "T", "Bearer token for admin endpoints (off without it)."),
                 catalog,
-            ]),
+            ],
+            sections: [serveEndpoints, serveTokens]),
     ]
+
+    /// `ledger help serve`: the routes and their answers.
+    static let serveEndpoints = HelpSection(
+        "ENDPOINTS",
+        [
+            .init(
+                "POST /webhooks/apple",
+                """
+                Apple's request body, as sent. 200 only once the record is durable (or was a duplicate); 400 \
+                unreadable body; 413 over 1 MiB; 422 verification failed, naming Apple's status; 503 with \
+                Retry-After when the log cannot be written (Apple retries).
+                """),
+            .init(
+                "GET /v1/users/{id}/entitlement",
+                """
+                ?at=T&knownAt=K: the 'ledger state' JSON. Also /v1/accounts/{uuid}/entitlement and \
+                /v1/subscriptions/{originalTransactionId}/entitlement. 400 for a bad id or time.
+                """),
+            .init(
+                "GET /v1/users/{id}/history",
+                "?asOf=T&knownAt=K: the 'ledger history' JSON; also under /v1/accounts/… and /v1/subscriptions/…."),
+            .init(
+                "GET /v1/events",
+                """
+                ?after=SEQ&limit=N&wait=S: the gap-free catch-up feed {"events":[…],"next":SEQ} (limit 100 by \
+                default, at most 1000), long-polling up to S seconds (at most 60).
+                """),
+            .init("GET /v1/digest", #"{"seq":N,"head":"HEX","at":"…"}, the head to pin."#),
+            .init("POST /v1/corrections", "An operator correction, as 'ledger correct' (admin)."),
+            .init("POST /v1/links", "An operator link, as 'ledger link' (admin)."),
+            .init("GET /healthz", #"{"status":"ok","head":SEQ}; no token."#),
+            .init("GET /metrics", "Prometheus text format."),
+            .init("GET /openapi.yaml", "The OpenAPI 3.1 document; no token."),
+            .init(
+                "",
+                """
+                Errors are {"error":{"status":"…","message":"…"}}; an unknown path is 404, a known path with \
+                another method 405. 503 with Retry-After when storage is unavailable.
+                """),
+        ])
+
+    /// `ledger help serve`: who may call what.
+    static let serveTokens = HelpSection(
+        "TOKENS",
+        [
+            .init(
+                "",
+                """
+                Read endpoints (entitlement, history, events, digest, metrics) need 'Authorization: Bearer T' \
+                when --read-token T is set, and are open without it. Admin endpoints (corrections, links) need \
+                the --admin-token bearer token and answer 403 when the server was started without one. A missing \
+                or wrong token is 401 with a WWW-Authenticate challenge; tokens are compared in constant time. \
+                The webhook, /healthz and /openapi.yaml need no token.
+                """)
+        ])
 }
