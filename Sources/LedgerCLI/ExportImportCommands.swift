@@ -42,6 +42,12 @@ enum ExportImportCommands {
             .map(LedgerEnvironment.init(rawValue:))
         let ledger = try Commands.openWriter(context, environment: environment)
         defer { ledger.log.close() }
+        do {
+            // Every line against the export's own chain hashes first: an altered export appends nothing.
+            try ledger.checkExportChain(lines)
+        } catch {
+            throw Commands.failure(error)
+        }
         var appended = 0
         var alreadyKnown = 0
         let progress = Progress(label: "import", total: lines.count)

@@ -47,39 +47,9 @@ extension Ledger {
         var entries: [LogEntry] = []
         var evidence: [[UInt8]] = []
         for (index, line) in lines.enumerated() {
-            let where_ = "line \(index + 1)"
-            guard let key = line["idempotencyKey"]?.string, let payloadText = line["payload"]?.string,
-                let payload = Base64.decode(payloadText), let recordedAt = line["recordedAtMs"]?.int64
-            else {
-                throw ServiceError(
-                    .invalidInput, "\(where_) is not an export line: it needs idempotencyKey, payload and recordedAtMs")
-            }
-            let record: LedgerRecord
-            do {
-                record = try LedgerRecord(decoding: payload)
-            } catch {
-                throw ServiceError(.invalidInput, "\(where_): the payload is not a ledger record: \(error)")
-            }
-            if let environment = log.environment, environment != record.environment.rawValue {
-                throw ServiceError(
-                    .environmentMismatch,
-                    "\(where_) is a \(record.environment.rawValue) record; this data directory holds \(environment)")
-            }
-            if let sha = record.evidence {
-                guard let text = line["evidence"]?["signedPayload"]?.string else {
-                    throw ServiceError(
-                        .invalidInput, "\(where_): the record references evidence the line does not carry")
-                }
-                let bytes = Array(text.utf8)
-                guard SHA256.hash(bytes) == sha else {
-                    throw ServiceError(
-                        .invalidInput, "\(where_): the evidence does not hash to what the record references")
-                }
-                evidence.append(bytes)
-            }
-            let subjectKeys = line["subjectKeys"]?.array?.compactMap(\.string) ?? SubjectKeys.keys(for: record)
-            entries.append(
-                LogEntry(idempotencyKey: key, subjectKeys: subjectKeys, payload: payload, recordedAt: recordedAt))
+            let parsed = try exportEntry(line, number: index + 1, checkingEvidence: true)
+            entries.append(parsed.entry)
+            if let bytes = parsed.evidence { evidence.append(bytes) }
         }
         do {
             if !evidence.isEmpty { _ = try log.putEvidence(batch: evidence) }
@@ -89,5 +59,89 @@ extension Ledger {
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// Checks, before anything is appended, that importing `lines` reproduces the chain hashes the export
+    /// carries wherever it continues the exporter's chain: a record that lands at its exported seq right after
+    /// a record whose hash is the exporter's (from the first record of an empty log on, the environment's genesis
+    /// hash) must get its exported `hash`. So an export altered after it was written (a payload, a time, a key)
+    /// is refused whole instead of being appended with another hash. Records the log holds already are skipped,
+    /// as the import skips them; where the import does not continue the exporter's chain (another log's
+    /// records before it) there is nothing to compare, and nothing is refused.
+    ///
+    /// - Throws: ``ServiceError`` `invalidInput` naming the first line whose record does not hash as exported.
+    public func checkExportChain(_ lines: [JSONValue]) throws(ServiceError) {
+        let head = log.head
+        var seq = head.seq
+        var previous = head.hash
+        // The exporter's hash of record `seq`, when known: the genesis hash before the first record.
+        var exporterPrevious: [UInt8]?
+        var seen = Set<String>()
+        for (index, line) in lines.enumerated() {
+            let (entry, record, _) = try exportEntry(line, number: index + 1, checkingEvidence: false)
+            let exportedHash = line["hash"]?.string.flatMap(Hex.decode)
+            if seq == 0 && seen.isEmpty {
+                previous = LogFormat.genesis(environment: record.environment.rawValue)
+                exporterPrevious = previous
+            }
+            guard seen.insert(entry.idempotencyKey).inserted, try self.seq(forIdempotencyKey: entry.idempotencyKey) == nil
+            else {
+                exporterPrevious = exportedHash
+                continue
+            }
+            guard let recordedAt = entry.recordedAt else { continue }  // always set, from recordedAtMs
+            seq += 1
+            let computed = LogFormat.chainHash(previous: previous, seq: seq, recordedAt: recordedAt, entry: entry)
+            if let exportedHash, line["seq"]?.int64 == Int64(clamping: seq), exporterPrevious == previous,
+                computed != exportedHash
+            {
+                throw ServiceError(
+                    .invalidInput,
+                    "line \(index + 1): record \(seq) does not hash to the export's hash \(Hex.encode(exportedHash)) "
+                        + "(it gives \(Hex.encode(computed))): the export was altered after it was written. Nothing "
+                        + "was imported")
+            }
+            previous = computed
+            exporterPrevious = exportedHash
+        }
+    }
+
+    /// One export line, checked: its log entry, the record its payload holds, and (with `checkingEvidence`) the
+    /// evidence bytes the record references, hashed against the reference.
+    private func exportEntry(_ line: JSONValue, number: Int, checkingEvidence: Bool) throws(ServiceError)
+        -> (entry: LogEntry, record: LedgerRecord, evidence: [UInt8]?)
+    {
+        let where_ = "line \(number)"
+        guard let key = line["idempotencyKey"]?.string, let payloadText = line["payload"]?.string,
+            let payload = Base64.decode(payloadText), let recordedAt = line["recordedAtMs"]?.int64
+        else {
+            throw ServiceError(
+                .invalidInput, "\(where_) is not an export line: it needs idempotencyKey, payload and recordedAtMs")
+        }
+        let record: LedgerRecord
+        do {
+            record = try LedgerRecord(decoding: payload)
+        } catch {
+            throw ServiceError(.invalidInput, "\(where_): the payload is not a ledger record: \(error)")
+        }
+        if let environment = log.environment, environment != record.environment.rawValue {
+            throw ServiceError(
+                .environmentMismatch,
+                "\(where_) is a \(record.environment.rawValue) record; this data directory holds \(environment)")
+        }
+        var evidence: [UInt8]?
+        if checkingEvidence, let sha = record.evidence {
+            guard let text = line["evidence"]?["signedPayload"]?.string else {
+                throw ServiceError(.invalidInput, "\(where_): the record references evidence the line does not carry")
+            }
+            let bytes = Array(text.utf8)
+            guard SHA256.hash(bytes) == sha else {
+                throw ServiceError(.invalidInput, "\(where_): the evidence does not hash to what the record references")
+            }
+            evidence = bytes
+        }
+        let subjectKeys = line["subjectKeys"]?.array?.compactMap(\.string) ?? SubjectKeys.keys(for: record)
+        let entry = LogEntry(idempotencyKey: key, subjectKeys: subjectKeys, payload: payload, recordedAt: recordedAt)
+        return (entry, record, evidence)
     }
 }

@@ -51,6 +51,38 @@ import Testing
         #expect(ledger(["verify", "--data", copy]).code == 0)
     }
 
+    @Test func anExportAlteredAfterItWasWrittenImportsNothing() throws {
+        try ingest(4)
+        let export = ledger(["export", "--data", workspace.data]).out
+        var lines = export.split(separator: "\n").map(String.init)
+        let time = try #require(JSONValue.parse(Array(lines[2].utf8))["recordedAtMs"]?.int64)
+        var retimed = lines
+        retimed[2] = retimed[2].replacing("\"recordedAtMs\":\(time)", with: "\"recordedAtMs\":\(time + 1)")
+        #expect(retimed[2] != lines[2])
+        // Two records' payloads swapped: each still decodes, neither hashes as exported.
+        let payloads = try lines.map { try #require(JSONValue.parse(Array($0.utf8))["payload"]?.string) }
+        var swapped = lines
+        swapped[3] = swapped[3].replacing(payloads[3], with: payloads[1])
+        for (name, altered) in [("retimed", retimed), ("swapped", swapped)] {
+            let file = workspace.file("\(name).jsonl", altered)
+            let copy = workspace.directory.path + "/copy-\(name)"
+            let result = ledger(["import", "--data", copy, file])
+            #expect(result.code == 1, "\(name)")
+            #expect(result.err.contains("does not hash to the export's hash"), "\(name): \(result.err)")
+            #expect(ledger(["digest", "--data", copy, "--json"]).json?["seq"] == 0, "\(name): nothing imported")
+        }
+        // An honest partial export continues a copy holding the records before it.
+        let copy = workspace.directory.path + "/copy-partial"
+        lines.removeLast(2)
+        #expect(ledger(["import", "--data", copy, workspace.file("first.jsonl", lines)]).code == 0)
+        let rest = ledger(["export", "--data", workspace.data, "--from-seq", "3"]).out
+        let result = ledger(["import", "--data", copy, workspace.file("rest.jsonl", [rest])])
+        #expect(result.json == .object(["appended": 2, "alreadyKnown": 0]), "\(result.err)")
+        #expect(
+            ledger(["digest", "--data", copy, "--json"]).json?["head"]
+                == ledger(["digest", "--data", workspace.data, "--json"]).json?["head"])
+    }
+
     @Test func historyListsTheRecordsWithTheirTimes() throws {
         try ingest(3)
         let result = ledger(["history", "--data", workspace.data, "--user", "42", "--json"])
