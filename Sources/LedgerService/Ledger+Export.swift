@@ -84,7 +84,8 @@ extension Ledger {
                 previous = LogFormat.genesis(environment: record.environment.rawValue)
                 exporterPrevious = previous
             }
-            guard seen.insert(entry.idempotencyKey).inserted, try self.seq(forIdempotencyKey: entry.idempotencyKey) == nil
+            guard seen.insert(entry.idempotencyKey).inserted,
+                try self.seq(forIdempotencyKey: entry.idempotencyKey) == nil
             else {
                 exporterPrevious = exportedHash
                 continue
