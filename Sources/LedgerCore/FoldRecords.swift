@@ -38,17 +38,24 @@ public struct FoldRecords: Sendable {
         named.removeAll(keepingCapacity: true)
     }
 
-    /// The subscriptions a record names: its subject's original transaction id and its transaction's.
+    /// The subscriptions a record names (its subject's original transaction id and its transaction's), and the
+    /// owner its subject names.
     public struct Named: Sendable {
         /// The subject's original transaction id, when it has one.
         public var subject: String?
         /// The transaction's original transaction id, when the record carries a transaction.
         public var transaction: String?
+        /// The user the subject names, when it names one.
+        public var userId: Int64?
+        /// The account token the subject names, when it names no user (a token outside the user scheme).
+        public var account: String?
 
-        /// Names a record's subscriptions.
-        public init(subject: String?, transaction: String?) {
+        /// Names a record's subscriptions and its subject's owner.
+        public init(subject: String?, transaction: String?, userId: Int64? = nil, account: String? = nil) {
             self.subject = subject
             self.transaction = transaction
+            self.userId = userId
+            self.account = account
         }
     }
 
@@ -64,23 +71,26 @@ public struct FoldRecords: Sendable {
     public mutating func appendNaming(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer)
         throws(CoreError) -> Named
     {
-        let (subject, transaction) = try add(seq: seq, recordedAt: recordedAt, payload: payload)
-        return Named(subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) })
+        let (subject, transaction, account) = try add(seq: seq, recordedAt: recordedAt, payload: payload)
+        return Named(
+            subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) },
+            userId: facts[facts.count - 1].userId, account: account.map { texts.string($0) })
     }
 
-    /// Decodes and adds a record; returns the texts of the original transaction ids it names.
+    /// Decodes and adds a record; returns the texts of the original transaction ids it names, and of the account
+    /// token its subject names when it names no user.
     @inline(__always)
     private mutating func add(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError)
-        -> (subject: FoldText?, transaction: FoldText?)
+        -> (subject: FoldText?, transaction: FoldText?, account: FoldText?)
     {
         if facts.capacity == 0 { reserve() }
         let start = texts.byteCount
-        let (fact, subject, transaction) = try decodeFact(
+        let (fact, subject, transaction, account) = try decodeFact(
             seq: seq, recordedAt: recordedAt, payload, position: facts.count)
         facts.append(fact)
         starts.append(start)
         ends.append(start + payload.count)
-        return (subject, transaction)
+        return (subject, transaction, account)
     }
 
     /// An original transaction id as a string, built once per batch.

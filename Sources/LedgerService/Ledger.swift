@@ -134,7 +134,9 @@ public final class Ledger: Sendable {
             let record = try Self.record(seq: seq, decoding: payload)
             entries.append(LedgerEntry(seq: seq, recordedAt: Instant(milliseconds: recordedAt), record: record))
             return FoldRecords.Named(
-                subject: record.subject.originalTransactionId, transaction: record.transaction?.originalTransactionId)
+                subject: record.subject.originalTransactionId, transaction: record.transaction?.originalTransactionId,
+                userId: record.subject.userId,
+                account: record.subject.userId == nil ? record.subject.appAccountToken : nil)
         }
         return entries
     }
@@ -167,7 +169,9 @@ public final class Ledger: Sendable {
     }
 
     /// Calls `body` once with every record that may be about the subject (see ``entries(for:)``), in place;
-    /// `body` returns the original transaction ids the record names, whose records are read next.
+    /// `body` returns the original transaction ids the record names, whose records are read next. For a
+    /// subscription, the records its owners' keys index are read last (without following the subscriptions they
+    /// name): an operator's revoke addressed to the user ends the subscription however it is asked about.
     private func forEachRecord(
         about query: SubjectQuery,
         _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws(ServiceError) -> FoldRecords.Named
@@ -180,7 +184,12 @@ public final class Ledger: Sendable {
         var found = NamedSubscriptions()
         var visited: [String] = []
         visited.reserveCapacity(8)
-        if case .originalTransaction(let otid) = query { visited.append(otid) }
+        var owners: [String] = []
+        if case .originalTransaction(let otid) = query {
+            visited.append(otid)
+            found.collectsOwners = true
+        }
+        var readingOwners = false
         let eventLog = log as? EventLog
         var key = SubjectKeys.key(for: query)
         while true {
@@ -202,6 +211,12 @@ public final class Ledger: Sendable {
                 seen += found.read
                 seen.sort()
             }
+            if readingOwners {
+                found.subscriptions.removeAll(keepingCapacity: true)
+            } else {
+                for owner in found.owners where !owners.contains(owner) { owners.append(owner) }
+            }
+            found.owners.removeAll(keepingCapacity: true)
             var next: String?
             while next == nil, let otid = found.subscriptions.popLast() {
                 if !visited.contains(otid) {
@@ -209,8 +224,14 @@ public final class Ledger: Sendable {
                     next = otid
                 }
             }
-            guard let next else { return }
-            key = SubjectKeys.subscription(next)
+            if let next {
+                key = SubjectKeys.subscription(next)
+            } else if let owner = owners.popLast() {
+                readingOwners = true
+                key = owner
+            } else {
+                return
+            }
         }
     }
 
@@ -260,11 +281,15 @@ extension Subject {
     }
 }
 
-/// What one pass of ``Ledger/forEachRecord(about:_:)`` found: the seqs it read, and the subscriptions the records
-/// name, to be read next.
+/// What one pass of ``Ledger/forEachRecord(about:_:)`` found: the seqs it read, and the subscriptions (and, for a
+/// subscription's query, the owners) the records name, to be read next.
 private struct NamedSubscriptions {
     var read: [UInt64] = []
     var subscriptions: [String] = []
+    /// The owner keys (user, account) the records' subjects name, when ``collectsOwners``.
+    var owners: [String] = []
+    /// Whether ``add(_:_:)`` notes owner keys (a subscription's query reads its owners' records last).
+    var collectsOwners = false
 
     init() {
         read.reserveCapacity(32)
@@ -276,6 +301,12 @@ private struct NamedSubscriptions {
         // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
         if let otid = named.subject, subscriptions.last != otid { subscriptions.append(otid) }
         if let otid = named.transaction, subscriptions.last != otid { subscriptions.append(otid) }
+        if collectsOwners,
+            let key = named.userId.map(SubjectKeys.user) ?? named.account.map({ SubjectKeys.key(for: .account($0)) }),
+            owners.last != key
+        {
+            owners.append(key)
+        }
         read.append(seq)
     }
 }

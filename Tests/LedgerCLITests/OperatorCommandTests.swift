@@ -53,6 +53,28 @@ import Testing
         #expect(again.json?["appended"] == false)
     }
 
+    @Test(arguments: [
+        ("0000002a-0000-0000-0000-000000000000", ["--user", "42"]),
+        ("5f1c2a9e-7b3d-4c1e-9a8f-2d6b0e4c7a13", ["--account-token", "5f1c2a9e-7b3d-4c1e-9a8f-2d6b0e4c7a13"]),
+    ])
+    func aRevokeAddressedToTheOwnerEndsTheSubscriptionHoweverItIsAskedAbout(token: String, owner: [String]) throws {
+        try ingest(token: token)
+        let revoke = ledger(
+            ["correct", "--data", workspace.data] + owner + [
+                "--revoke", "--from", "2026-03-15T00:00:00Z", "--reason", "chargeback", "--operator", "bob",
+            ])
+        #expect(revoke.code == 0, "\(revoke.err)")
+        let subscription = ["--original-transaction-id", "2000000000000001"]
+        for subject in [owner, subscription] {
+            #expect(deviceLimit(subject, at: "2026-03-14T23:59:59.999Z") == 3, "\(subject)")
+            let after = ledger(
+                ["state", "--data", workspace.data] + subject + ["--at", "2026-03-16T00:00:00Z", "--json"]
+            ).json
+            #expect(after?["deviceLimit"] == 0, "\(subject)")
+            #expect(after?["status"] == "revoked", "\(subject)")
+        }
+    }
+
     @Test func anOrphanIsLinkedToAUser() throws {
         try ingest(token: nil)
         let at = "2026-03-02T00:00:00Z"
