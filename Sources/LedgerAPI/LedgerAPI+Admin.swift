@@ -14,8 +14,8 @@ extension LedgerAPI {
         let action: Correction.Action
         switch body["action"]?.string {
         case "grant":
-            guard let product = body["productId"]?.string, !product.isEmpty else {
-                throw HTTPError.badRequest("a grant needs productId")
+            guard let product = body["productId"]?.string, !product.isEmpty, product.utf8.count <= 256 else {
+                throw HTTPError.badRequest("a grant needs productId (at most 256 bytes)")
             }
             let until = try time(body, "until")
             guard until > from else { throw HTTPError.badRequest("until must be after from") }
@@ -47,7 +47,8 @@ extension LedgerAPI {
     }
 
     func subject(_ value: JSONValue?) throws -> SubjectQuery {
-        if let id = value?["userId"]?.int64, id >= 0, id <= Int64(UInt32.max) { return .user(id) }
+        // Whole numbers only: a user id of 1.5 names no user.
+        if case .integer(let id)? = value?["userId"], id >= 0, id <= Int64(UInt32.max) { return .user(id) }
         if let text = value?["accountToken"]?.string, let token = AccountToken.canonical(text) {
             return .account(token)
         }
@@ -59,7 +60,7 @@ extension LedgerAPI {
 
     func time(_ body: JSONValue, _ name: String) throws -> Instant {
         let instant: Instant? =
-            if let ms = body[name]?.int64 {
+            if case .integer(let ms)? = body[name] {
                 Instant.inputRange.contains(ms) ? Instant(milliseconds: ms) : nil
             } else {
                 body[name]?.string.flatMap(Instant.init(parsing:))

@@ -42,7 +42,9 @@ extension LedgerAPI {
         -> Double
     {
         guard let text = request.query(name) else { return value }
-        guard let number = Double(text), number.isFinite, range.contains(number) else {
+        // Plain decimals only (Double's parser also takes hexadecimal, exponents, "inf" and "nan").
+        let decimal = text.utf8.count <= 32 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+        guard decimal, let number = Double(text), number.isFinite, range.contains(number) else {
             throw HTTPError.badRequest("\(name) must be a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number

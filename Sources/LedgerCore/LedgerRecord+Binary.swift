@@ -51,6 +51,22 @@ extension LedgerRecord {
     /// The largest evidence digest accepted (SHA-256 needs 32 bytes).
     static let maxEvidenceLength = 64
 
+    /// ``encoded()``, checked to read back: the ledger never appends a record it could not read again. The
+    /// encoder writes whatever a record holds; the decoder bounds every length (a string of at most
+    /// ``BinaryReader/maxStringLength`` bytes), so a record built from oversized input (a 70 KB product id) is
+    /// refused here instead of becoming a record no read can get past.
+    ///
+    /// - Throws: ``CoreError`` `limitExceeded` (or whatever the decoder refuses), naming what does not fit.
+    public func storableEncoding() throws(CoreError) -> [UInt8] {
+        let bytes = encoded()
+        do {
+            _ = try LedgerRecord(decoding: bytes)
+        } catch {
+            throw CoreError(error.code, "the record cannot be stored: \(error.message)")
+        }
+        return bytes
+    }
+
     /// The record in the ledger's compact binary encoding (the layout is documented above).
     public func encoded() -> [UInt8] {
         var writer = BinaryWriter(capacity: 384)

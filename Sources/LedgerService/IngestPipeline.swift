@@ -88,6 +88,13 @@ public final class IngestPipeline: Sendable {
             let renewal = try verified.renewalInfo.map(RenewalInfoPayload.init(json:))
             let record = try LedgerRecord(
                 notification: notification, transaction: transaction, renewal: renewal, evidence: nil)
+            do {
+                // Verified, but with a field beyond what the log stores (a 70 KB product id): refused alone,
+                // before its batch is appended.
+                _ = try Ledger.logEntry(for: record)
+            } catch {
+                return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.message)
+            }
             return .record(record, evidence: verified.evidence)
         } catch {
             // Apple's verifier decodes the payload into its type and reports a failure as a format error.

@@ -94,6 +94,18 @@ extension Ledger {
                 }
             }
         }
+        // A fact the log could not store (a field beyond its limits) is refused alone, like an unverifiable one.
+        var storable: [(record: LedgerRecord, evidence: HashedBytes?)] = []
+        for candidate in candidates {
+            do throws(ServiceError) {
+                _ = try Self.logEntry(for: candidate.record)
+                storable.append(candidate)
+            } catch {
+                let body = candidate.evidence?.bytes ?? candidate.record.json.serializedBytes()
+                try reject(body, "INVALID_RECORD", error.message)
+            }
+        }
+        candidates = storable
         // Learn what the log knows about every subscription named, then keep only news.
         var known = KnownFacts()
         var learned = Set<String>()

@@ -57,23 +57,46 @@ public final class Ledger: Sendable {
     public func append(_ items: [(record: LedgerRecord, evidence: HashedBytes?)]) throws(ServiceError)
         -> [AppendOutcome]
     {
+        var entries: [LogEntry] = []
+        entries.reserveCapacity(items.count)
+        for item in items {
+            var record = item.record
+            if let evidence = item.evidence { record.evidence = evidence.sha256 }
+            entries.append(try Self.logEntry(for: record))
+        }
         do {
             let withEvidence = items.compactMap(\.evidence)
             // Evidence is stored without its own sync; the append that follows makes it durable before the
             // records (one flush shared by every concurrent caller of the group commit). Each body was hashed
             // once, when it was verified.
             if !withEvidence.isEmpty { try log.putEvidence(hashed: withEvidence, durable: false) }
-            let entries = items.map { item -> LogEntry in
-                var record = item.record
-                if let evidence = item.evidence { record.evidence = evidence.sha256 }
-                return LogEntry(
-                    idempotencyKey: record.idempotencyKey, subjectKeys: SubjectKeys.keys(for: record),
-                    payload: record.encoded())
-            }
             return try log.append(entries, syncingEvidenceFirst: !withEvidence.isEmpty)
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// The log entry of a record, checked to be storable: its encoding reads back (every string within the
+    /// decoder's limits) and its idempotency and subject keys fit the log's. The ledger appends nothing it could
+    /// not read again; callers that take many records check each one first (``IngestPipeline``, reconcile) so
+    /// one bad item is refused alone.
+    ///
+    /// - Throws: ``ServiceError`` `invalidInput` saying what does not fit.
+    public static func logEntry(for record: LedgerRecord) throws(ServiceError) -> LogEntry {
+        let entry: LogEntry
+        do {
+            entry = LogEntry(
+                idempotencyKey: record.idempotencyKey, subjectKeys: SubjectKeys.keys(for: record),
+                payload: try record.storableEncoding())
+            try entry.validate()
+        } catch let error as CoreError {
+            throw ServiceError(.invalidInput, error.message)
+        } catch let error as LogError {
+            throw ServiceError(.invalidInput, "the record cannot be stored: \(error.message)")
+        } catch {
+            throw ServiceError(.invalidInput, "the record cannot be stored: \(error)")
+        }
+        return entry
     }
 
     /// The seq of the record with this idempotency key, if the ledger holds it.

@@ -52,6 +52,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .environmentMismatch: code = .environmentMismatch
         case .damaged: code = .damaged
         case .noSpace, .io: code = .storage
+        case .invalidEntry: code = .invalidInput
         default: code = .other
         }
         self.init(code, error.message, cause: error.description, file: file, line: line)

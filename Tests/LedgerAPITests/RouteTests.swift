@@ -80,7 +80,7 @@ import Testing
         // Every malformed or out-of-range cursor and limit is a 400 naming the parameter, never a trap.
         for query in [
             "after=abc", "after=-1", "after=1.5", "after=%2B1", "after=", "after=9223372036854775808",
-            "after=99999999999999999999999", "limit=2.5", "limit=1001", "wait=-1", "wait=61", "wait=nan",
+            "after=99999999999999999999999", "limit=2.5", "limit=1001", "wait=-1", "wait=61", "wait=nan", "wait=0x10", "wait=1e1",
         ] {
             let refused = try harness.respond(.get, "/v1/events?\(query)")
             #expect(refused.status.code == 400, "\(query)")
@@ -126,6 +126,24 @@ import Testing
         #expect(state.json?["deviceLimit"] == 2)
         let off = try APIHarness()
         #expect(try off.respond(.post, "/v1/corrections", body: correction).status.code == 403)
+        // Odd bodies are 400s and append nothing: a fractional user id or time, a product id past any real one.
+        let head = try harness.respond(.get, "/healthz").json?["head"]
+        for (name, value) in [
+            ("subject", JSONValue.object(["userId": .double(7.5)])), ("from", .double(1_767_225_600_000.5)),
+            ("productId", .string(String(repeating: "p", count: 70_000))),
+        ] {
+            var fields: JSONObject = [
+                "subject": .object(["userId": 7]), "action": "grant", "productId": "com.visla.gps.monthly_2",
+                "from": "2026-01-01T00:00:00Z", "until": "2026-02-01T00:00:00Z", "reason": "r", "operator": "o",
+            ]
+            fields[name] = value
+            let refused = try harness.respond(
+                .post, "/v1/corrections", headers: ["Authorization": "Bearer a-secret"],
+                body: JSONValue.object(fields).serializedBytes())
+            #expect(refused.status.code == 400, "\(name)")
+        }
+        #expect(try harness.respond(.get, "/healthz").json?["head"] == head)
+        #expect(try harness.respond(.get, "/v1/events?after=0").status.code == 200)
     }
 
     @Test func unknownRoutesAndMethods() throws {

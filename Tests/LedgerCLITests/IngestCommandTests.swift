@@ -67,6 +67,23 @@ import Testing
         #expect(result.err.contains("the 0 records accepted before it stay appended"))
     }
 
+    @Test func aVerifiedNotificationTheLogCouldNotReadBackIsRejectedAlone() throws {
+        // A 70 KB product id: verified, but past the record decoder's 64 KiB string limit. Stored, it would be a
+        // record no read could get past; it is quarantined and the rest of its batch appended.
+        let huge = TestPKI.Payloads.transaction(productId: String(repeating: "p", count: 70_000))
+        let bad = body(
+            try workspace.pki.signedNotification(type: "DID_RENEW", uuid: TestPKI.Payloads.uuid(7), transaction: huge))
+        let good = body(try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY"))
+        let result = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in.jsonl", [bad, good])])
+        #expect(result.code == 1)
+        #expect(result.json == .object(["accepted": 1, "duplicates": 0, "rejected": 1]))
+        let kept = ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array
+        #expect(kept?.first?["message"]?.string?.contains("cannot be stored") == true)
+        #expect(ledger(["export", "--data", workspace.data]).code == 0, "every record reads back")
+        #expect(ledger(["state", "--data", workspace.data, "--user", "42", "--json"]).code == 0)
+    }
+
     @Test func anInputThatStopsTheRunStillPrintsTheCountsOfWhatWasDone() throws {
         let good = body(try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY"))
         let result = ledger(

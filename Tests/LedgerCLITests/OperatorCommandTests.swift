@@ -75,6 +75,23 @@ import Testing
         }
     }
 
+    @Test func aCorrectionTheLogCouldNotReadBackIsRefusedAndAppendsNothing() throws {
+        try ingest()
+        let result = ledger([
+            "correct", "--data", workspace.data, "--user", "42", "--grant", String(repeating: "p", count: 70_000),
+            "--from", "2026-01-01", "--until", "2026-02-01", "--reason", "r", "--operator", "o",
+        ])
+        #expect(result.code == 1)
+        #expect(result.err.hasPrefix("error: the record cannot be stored"), "\(result.err)")
+        let link = ledger([
+            "link", "--data", workspace.data, "--original-transaction-id", String(repeating: "9", count: 2000),
+            "--user", "42", "--reason", "r", "--operator", "o",
+        ])
+        #expect(link.code == 1, "an over-long id is refused input, not an internal error: \(link.err)")
+        #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 1, "nothing appended")
+        #expect(ledger(["export", "--data", workspace.data]).code == 0)
+    }
+
     @Test func anOrphanIsLinkedToAUser() throws {
         try ingest(token: nil)
         let at = "2026-03-02T00:00:00Z"

@@ -96,6 +96,25 @@ import Testing
         #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 0, "nothing appended")
     }
 
+    @Test func aLegacyFactTheLogCouldNotReadBackIsRefusedAlone() throws {
+        let long = String(repeating: "p", count: 70_000)
+        let fact = { (id: String, product: String) in
+            #"{"quantity":"1","product_id":"\#(product)","transaction_id":"\#(id)","original_transaction_id":"\#(id)","#
+                + #""purchase_date_ms":"1769904000000","expires_date_ms":"1772323200000"}"#
+        }
+        let body =
+            #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"\#(TestPKI.bundleId)"},"latest_receipt_info":["#
+            + fact("1000000000000901", long) + "," + fact("1000000000000902", "com.visla.gps.monthly_2") + "]}"
+        let result = ledger(
+            ["reconcile", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("long.json", [body])])
+        #expect(result.code == 1)
+        #expect(result.json == .object(["appended": 1, "alreadyKnown": 0, "rejected": 1]), "\(result.err)")
+        #expect(
+            ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.first?["status"] == "INVALID_RECORD"
+        )
+        #expect(ledger(["export", "--data", workspace.data]).code == 0, "every record reads back")
+    }
+
     @Test func aSandboxReceiptSentToProductionIsRefused() {
         let file = workspace.file("r.json", [#"{"status":21007}"#])
         let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])
