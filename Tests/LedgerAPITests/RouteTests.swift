@@ -80,7 +80,8 @@ import Testing
         // Every malformed or out-of-range cursor and limit is a 400 naming the parameter, never a trap.
         for query in [
             "after=abc", "after=-1", "after=1.5", "after=%2B1", "after=", "after=9223372036854775808",
-            "after=99999999999999999999999", "limit=2.5", "limit=1001", "wait=-1", "wait=61", "wait=nan", "wait=0x10", "wait=1e1",
+            "after=99999999999999999999999", "limit=2.5", "limit=1001", "wait=-1", "wait=61", "wait=nan", "wait=0x10",
+            "wait=1e1",
         ] {
             let refused = try harness.respond(.get, "/v1/events?\(query)")
             #expect(refused.status.code == 400, "\(query)")
