@@ -8,6 +8,8 @@ import LedgerJSON
 /// ISO 8601 duration (`P1W`, `P3M`, `P1Y`); a non-renewing product's period is the fixed time one purchase buys.
 enum CatalogFile {
     static let maxBytes = 4 << 20
+    /// The highest price a catalog may give a product: a million in its currency.
+    static let maxPriceMilliunits: Int64 = 1_000_000_000
 
     static func load(path: String) throws(CLIError) -> Catalog {
         let bytes = try InputFile.read(path, limit: maxBytes)
@@ -37,8 +39,13 @@ enum CatalogFile {
                 throw CLIError.failure("product \(id): devices must be an integer from 0 to 1000")
             }
             let priceText = item["price"]?.string ?? item["price"]?.double.map { "\($0)" }
-            guard let priceText, let milliunits = Money.milliunits(parsing: priceText) else {
-                throw CLIError.failure("product \(id): price must be a decimal string such as \"4.90\"")
+            // Prices are summed and scaled by reports (MRR): bounded far above any App Store price so that no
+            // sum of them can overflow.
+            guard let priceText, let milliunits = Money.milliunits(parsing: priceText),
+                (0...Self.maxPriceMilliunits).contains(milliunits)
+            else {
+                throw CLIError.failure(
+                    "product \(id): price must be a decimal string such as \"4.90\", from 0 to 1000000")
             }
             let currency = item["currency"]?.string ?? "EUR"
             let source = item["priceSource"]?.string.flatMap(PriceSource.init(rawValue:)) ?? .declared

@@ -51,40 +51,87 @@ public struct EntitlementFold: Sendable {
         return state(of: query, index: Index(records, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
     }
 
-    private func state(of query: SubjectQuery, index: Index, at: Instant, knownAt: Instant?) -> EntitlementState {
-        var identity = Self.identity(of: query)
-        let query = Self.canonical(query)
-        let corrections = Corrections(index) { otid in
-            index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
+    /// ``state(of:entries:at:knownAt:)`` at each of several instants, the entries indexed and each subscription's
+    /// periods worked out once (a chart's samples: what depends on the instant is all that is redone).
+    public func states(
+        of query: SubjectQuery, entries: some Collection<LedgerEntry>, at instants: [Instant], knownAt: Instant?
+    ) -> [EntitlementState] {
+        withContiguous(entries) { buffer in
+            var only: String?
+            if case .originalTransaction(let otid) = query { only = otid }
+            let plan = StatePlan(of: query, index: Index(buffer, knownAt: knownAt, only: only), fold: self)
+            return instants.map { state(plan, at: $0, knownAt: knownAt) }
         }
-        var subscriptions: [SubscriptionState] = []
-        for group in index.groups {
-            let owner = Self.owner(of: group, in: index)
-            if case .originalTransaction = query {
-                identity = (owner.userId, owner.appAccountToken)
-            } else if !Self.owner(owner, matches: query) {
-                continue
+    }
+
+    private func state(of query: SubjectQuery, index: Index, at: Instant, knownAt: Instant?) -> EntitlementState {
+        state(StatePlan(of: query, index: index, fold: self), at: at, knownAt: knownAt)
+    }
+
+    /// What a subject's state is made of, whatever the instant: its subscriptions with their owners, revokes,
+    /// periods and last seqs, and the operator grants that belong to it.
+    private struct StatePlan {
+        struct Subscription {
+            let group: Index.Group
+            let grants: [Grant]
+            let lastSeq: UInt64
+        }
+
+        let index: Index
+        let identity: (userId: Int64?, token: String?)
+        let subscriptions: [Subscription]
+        let grants: [(grant: Corrections.GrantCorrection, revokes: [Corrections.Revoke])]
+
+        init(of query: SubjectQuery, index: Index, fold: EntitlementFold) {
+            self.index = index
+            var identity = EntitlementFold.identity(of: query)
+            let query = EntitlementFold.canonical(query)
+            let corrections = Corrections(index) { otid in
+                index.group(otid).map { EntitlementFold.owner(of: $0, in: index) } ?? Subject()
             }
-            if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
+            var subscriptions: [Subscription] = []
+            for group in index.groups {
+                let owner = EntitlementFold.owner(of: group, in: index)
+                if case .originalTransaction = query {
+                    identity = (owner.userId, owner.appAccountToken)
+                } else if !EntitlementFold.owner(owner, matches: query) {
+                    continue
+                }
+                subscriptions.append(fold.planned(group, owner: owner, in: index, corrections: corrections))
+            }
+            var grants: [(grant: Corrections.GrantCorrection, revokes: [Corrections.Revoke])] = []
+            for grant in corrections.grants {
+                let belongs: Bool
+                if case .originalTransaction(let otid) = query {
+                    belongs = grant.attachedTo == otid
+                } else {
+                    belongs = EntitlementFold.owner(grant.owner, matches: query)
+                }
+                guard belongs else { continue }
+                grants.append((grant, corrections.revokes(otid: grant.attachedTo, owner: grant.owner)))
+            }
+            self.identity = identity
+            self.subscriptions = subscriptions
+            self.grants = grants
+        }
+    }
+
+    /// A plan's state at `at`.
+    private func state(_ plan: StatePlan, at: Instant, knownAt: Instant?) -> EntitlementState {
+        var subscriptions: [SubscriptionState] = []
+        for item in plan.subscriptions {
+            if let state = state(of: item.group, in: plan.index, grants: item.grants, at: at, lastSeq: item.lastSeq) {
                 subscriptions.append(state)
             }
         }
-        for grant in corrections.grants {
-            let belongs: Bool
-            if case .originalTransaction(let otid) = query {
-                belongs = grant.attachedTo == otid
-            } else {
-                belongs = Self.owner(grant.owner, matches: query)
-            }
-            guard belongs else { continue }
-            let revokes = corrections.revokes(otid: grant.attachedTo, owner: grant.owner)
-            if let state = state(of: grant, in: index, revokes: revokes, at: at) {
+        for (grant, revokes) in plan.grants {
+            if let state = state(of: grant, in: plan.index, revokes: revokes, at: at) {
                 subscriptions.append(state)
             }
         }
         subscriptions.sort { $0.originalTransactionId < $1.originalTransactionId }
         return EntitlementState(
-            userId: identity.userId, appAccountToken: identity.token, at: at, knownAt: knownAt,
+            userId: plan.identity.userId, appAccountToken: plan.identity.token, at: at, knownAt: knownAt,
             subscriptions: subscriptions)
     }
 
@@ -130,12 +177,21 @@ public struct EntitlementFold: Sendable {
     private func subscriptionState(
         of group: Index.Group, owner: Subject, in index: Index, corrections: Corrections, at: Instant
     ) -> SubscriptionState? {
+        let planned = planned(group, owner: owner, in: index, corrections: corrections)
+        return state(of: group, in: index, grants: planned.grants, at: at, lastSeq: planned.lastSeq)
+    }
+
+    /// What one Apple subscription's state is made of at any instant: its periods, with the operator revokes
+    /// that reach it applied, and its last seq.
+    private func planned(_ group: Index.Group, owner: Subject, in index: Index, corrections: Corrections)
+        -> StatePlan.Subscription
+    {
         let revokes = corrections.revokes(otid: group.originalTransactionId, owner: owner)
-        let grants = grants(of: group, in: index, revokes: revokes.map(\.from))
         var lastSeq: UInt64 = 0
         for member in index.members[group.members] { lastSeq = max(lastSeq, index.facts[member].seq) }
         for revoke in revokes { lastSeq = max(lastSeq, revoke.seq) }
-        return state(of: group, in: index, grants: grants, at: at, lastSeq: lastSeq)
+        return StatePlan.Subscription(
+            group: group, grants: grants(of: group, in: index, revokes: revokes.map(\.from)), lastSeq: lastSeq)
     }
 
     /// Runs `body` over the entries as one contiguous buffer, copying only when the collection has none.

@@ -62,8 +62,10 @@ public struct Money: Hashable, Sendable, Comparable {
             fraction = Int64(digits)! * [100, 10, 1][digits.count - 1]
         }
         let (scaled, overflow) = units.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return nil }
-        return negative ? -(scaled + fraction) : scaled + fraction
+        let (sum, carried) = scaled.addingReportingOverflow(fraction)
+        // Int64.min has no positive twin: a sum that large is refused even when negative.
+        guard !overflow, !carried else { return nil }
+        return negative ? -sum : sum
     }
 }
 

@@ -32,8 +32,11 @@ public struct Period: Hashable, Sendable, CustomStringConvertible {
         case "annual": self = .annual
         case "weekly": self = Period(name: "weekly", days: 7)
         default:
-            guard name.hasPrefix("P"), let count = Int(name.dropFirst().dropLast()), count > 0, count <= 100_000,
-                let unit = name.last
+            // ISO 8601's P<n>D/W/M/Y with n plain digits (Int's parser would also take "+5").
+            let digits = name.utf8.dropFirst().dropLast()
+            guard name.hasPrefix("P"), !digits.isEmpty, digits.count <= 6,
+                digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let count = Int(name.dropFirst().dropLast()), count > 0, count <= 100_000, let unit = name.last
             else { return nil }
             switch unit {
             case "D": self = Period(name: name, days: count)

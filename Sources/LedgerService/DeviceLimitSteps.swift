@@ -34,9 +34,10 @@ public enum DeviceLimitSteps {
             }
         }
         var steps: [Step] = []
-        for instant in instants.sorted() {
-            let limit = fold.state(of: query, entries: entries, at: instant, knownAt: knownAt).deviceLimit
-            if steps.last?.deviceLimit != limit { steps.append(Step(at: instant, deviceLimit: limit)) }
+        let sorted = instants.sorted()
+        let states = fold.states(of: query, entries: entries, at: sorted, knownAt: knownAt)
+        for (instant, state) in zip(sorted, states) where steps.last?.deviceLimit != state.deviceLimit {
+            steps.append(Step(at: instant, deviceLimit: state.deviceLimit))
         }
         return steps
     }
@@ -46,15 +47,17 @@ public enum DeviceLimitSteps {
         guard let first = steps.first, let last = steps.last else {
             return "<p>No entitlement in the records.</p>"
         }
+        // In doubles: a record may name any instant a 64-bit count of milliseconds holds.
         let start = first.at.milliseconds
-        let end = max(last.at.milliseconds, start + 86_400_000)
-        let span = Double(end - start) * 1.05
+        let day: Int64 = 86_400_000
+        let end = max(last.at.milliseconds, start > Int64.max - day ? Int64.max : start + day)
+        let span = (Double(end) - Double(start)) * 1.05
         let maxLimit = max(1, steps.map(\.deviceLimit).max() ?? 1)
         let left = 48.0
         let bottom = Double(height) - 28
         let plotWidth = Double(width) - left - 12
         let plotHeight = bottom - 12
-        func x(_ ms: Int64) -> Double { left + Double(ms - start) / span * plotWidth }
+        func x(_ ms: Int64) -> Double { left + (Double(ms) - Double(start)) / span * plotWidth }
         func y(_ limit: Int) -> Double { bottom - Double(limit) / Double(maxLimit) * plotHeight }
         var path = "M \(format(x(start))) \(format(y(0)))"
         for step in steps {
@@ -63,7 +66,8 @@ public enum DeviceLimitSteps {
         path += " H \(format(left + plotWidth))"
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" role=\"img\" "
         svg += "aria-label=\"device limit over time\">\n"
-        for limit in 0...maxLimit where maxLimit <= 10 || limit % max(1, maxLimit / 5) == 0 {
+        // Every limit up to 10, else about five grid lines (a catalog may allow any number of devices).
+        for limit in stride(from: 0, through: maxLimit, by: maxLimit <= 10 ? 1 : max(1, maxLimit / 5)) {
             svg += "<line x1=\"\(format(left))\" x2=\"\(format(left + plotWidth))\" y1=\"\(format(y(limit)))\" "
             svg += "y2=\"\(format(y(limit)))\" stroke=\"#eef0f2\"/>"
             svg += "<text x=\"\(format(left - 8))\" y=\"\(format(y(limit) + 4))\" font-size=\"11\" text-anchor=\"end\" "
@@ -83,6 +87,7 @@ public enum DeviceLimitSteps {
 
     static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
+        guard rounded.isFinite, abs(rounded) < 1e15 else { return "0" }
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -141,8 +141,24 @@ extension Ledger {
             }
             evidence = bytes
         }
-        let subjectKeys = line["subjectKeys"]?.array?.compactMap(\.string) ?? SubjectKeys.keys(for: record)
+        // The keys are the record's own, as the ledger derives them when it appends: an export cannot index a
+        // record under another subject or key.
+        guard key == record.idempotencyKey else {
+            throw ServiceError(
+                .invalidInput, "\(where_): the idempotencyKey is not the record's own (\(record.idempotencyKey))")
+        }
+        let subjectKeys = SubjectKeys.keys(for: record)
+        if let listed = line["subjectKeys"], listed.array?.compactMap(\.string) != subjectKeys {
+            throw ServiceError(
+                .invalidInput,
+                "\(where_): the subjectKeys are not the record's own (\(subjectKeys.joined(separator: ", ")))")
+        }
         let entry = LogEntry(idempotencyKey: key, subjectKeys: subjectKeys, payload: payload, recordedAt: recordedAt)
+        do {
+            try entry.validate()
+        } catch {
+            throw ServiceError(.invalidInput, "\(where_): \(error.message)")
+        }
         return (entry, record, evidence)
     }
 }

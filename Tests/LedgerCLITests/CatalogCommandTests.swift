@@ -26,7 +26,22 @@ import Testing
     #"[{"productId":"x","period":"fortnightly","devices":1,"price":"1.00"}]"#,
     #"[{"productId":"x","period":"monthly","devices":-1,"price":"1.00"}]"#,
     #"[{"productId":"x","period":"monthly","devices":1,"price":"1.0001"}]"#,
+    // Prices a report could overflow on, or none could pay: Int64's ends, above a million, negative.
+    #"[{"productId":"x","period":"monthly","devices":1,"price":"-9223372036854775.808"}]"#,
+    #"[{"productId":"x","period":"monthly","devices":1,"price":"9223372036854775.807"}]"#,
+    #"[{"productId":"x","period":"monthly","devices":1,"price":"1000000.001"}]"#,
+    #"[{"productId":"x","period":"monthly","devices":1,"price":"-1.00"}]"#,
+    #"[{"productId":"x","period":"P+5D","devices":1,"price":"1.00"}]"#,
+    #"[{"productId":"x","period":"P1000000D","devices":1,"price":"1.00"}]"#,
 ])
 func catalogFileRejectsBadShapes(_ text: String) throws {
     #expect(throws: CLIError.self) { try CatalogFile.parse(try JSONValue.parse(text)) }
+}
+
+@Test func moneyParsingNeverOverflows() {
+    #expect(Money.milliunits(parsing: "-9223372036854775.808") == nil)
+    #expect(Money.milliunits(parsing: "-9223372036854775.807") == -9_223_372_036_854_775_807)
+    #expect(Money.milliunits(parsing: "9223372036854775.807") == 9_223_372_036_854_775_807)
+    #expect(Money.milliunits(parsing: "9223372036854775.808") == nil)
+    #expect(Money.milliunits(parsing: "1000000") == 1_000_000_000)
 }

@@ -59,16 +59,23 @@ import Testing
         var retimed = lines
         retimed[2] = retimed[2].replacing("\"recordedAtMs\":\(time)", with: "\"recordedAtMs\":\(time + 1)")
         #expect(retimed[2] != lines[2])
-        // Two records' payloads swapped: each still decodes, neither hashes as exported.
+        // Another record's payload under this line's keys: it decodes, but is not the line's record.
         let payloads = try lines.map { try #require(JSONValue.parse(Array($0.utf8))["payload"]?.string) }
         var swapped = lines
         swapped[3] = swapped[3].replacing(payloads[3], with: payloads[1])
-        for (name, altered) in [("retimed", retimed), ("swapped", swapped)] {
+        // A record indexed under another user.
+        var reindexed = lines
+        reindexed[1] = reindexed[1].replacing(#""subjectKeys":["#, with: #""subjectKeys":["u:1","#)
+        for (name, altered, error) in [
+            ("retimed", retimed, "line 3: record 3 does not hash to the export's hash"),
+            ("swapped", swapped, "line 4: the idempotencyKey is not the record's own"),
+            ("reindexed", reindexed, "line 2: the subjectKeys are not the record's own"),
+        ] {
             let file = workspace.file("\(name).jsonl", altered)
             let copy = workspace.directory.path + "/copy-\(name)"
             let result = ledger(["import", "--data", copy, file])
             #expect(result.code == 1, "\(name)")
-            #expect(result.err.contains("does not hash to the export's hash"), "\(name): \(result.err)")
+            #expect(result.err.contains(error), "\(name): \(result.err)")
             #expect(ledger(["digest", "--data", copy, "--json"]).json?["seq"] == 0, "\(name): nothing imported")
         }
         // An honest partial export continues a copy holding the records before it.
@@ -100,6 +107,19 @@ import Testing
         #expect(html.code == 0)
         #expect(html.out.hasPrefix("<!doctype html>"))
         #expect(html.out.contains("<svg"))
+    }
+
+    @Test func theHistoryPageDrawsRecordsAtTheEndsOfTime() throws {
+        // A period from the first millisecond a 64-bit count holds to the last: the chart's arithmetic is in
+        // doubles, and the page is drawn.
+        let transaction = TestPKI.Payloads.transaction(purchaseDate: .min, expiresDate: .max)
+        let signed = try workspace.pki.signedNotification(type: "SUBSCRIBED", transaction: transaction)
+        let file = workspace.file("in.jsonl", [String(decoding: TestPKI.body(signed), as: UTF8.self)])
+        #expect(ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [file]).code == 0)
+        let html = ledger(["history", "--data", workspace.data, "--user", "42", "--html"])
+        #expect(html.code == 0, "\(html.err)")
+        #expect(html.out.contains("<svg"))
+        #expect(ledger(["state", "--data", workspace.data, "--user", "42", "--json"]).json?["deviceLimit"] == 3)
     }
 
     @Test func rebuildReportsTheProjection() throws {

@@ -115,6 +115,19 @@ import Testing
         #expect(ledger(["export", "--data", workspace.data]).code == 0, "every record reads back")
     }
 
+    @Test func aLegacyDateOutsideTheYears0000To9999IsRefused() throws {
+        let body =
+            #"{"status":0,"environment":"Sandbox","receipt":{"bundle_id":"\#(TestPKI.bundleId)"},"#
+            + #""latest_receipt_info":[{"quantity":"1","product_id":"com.visla.gps.monthly_2","#
+            + #""transaction_id":"1000000000000903","original_transaction_id":"1000000000000903","#
+            + #""purchase_date_ms":"-9223372036854775808","expires_date_ms":"9223372036854775807"}]}"#
+        let result = ledger(
+            ["reconcile", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("ends.json", [body])])
+        #expect(result.code == 1)
+        #expect(result.err.contains("purchase_date_ms is -9223372036854775808 ms, outside the years 0000 to 9999"))
+        #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 0, "nothing appended")
+    }
+
     @Test func aSandboxReceiptSentToProductionIsRefused() {
         let file = workspace.file("r.json", [#"{"status":21007}"#])
         let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])

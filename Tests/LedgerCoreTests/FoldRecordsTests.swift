@@ -80,6 +80,14 @@ struct FoldRecordsTests {
             }
             entries.shuffle(using: &generator.random)
             let records = try Self.records(entries)
+            // Several instants at once (a chart's samples, one plan for them all) answer as one at a time.
+            let instants = (0..<8).map { _ in generator.instant() }
+            for query in [SubjectQuery.user(42), .originalTransaction("2000000912345678")] {
+                #expect(
+                    fold.states(of: query, entries: entries, at: instants, knownAt: nil)
+                        == instants.map { fold.state(of: query, entries: entries, at: $0, knownAt: nil) },
+                    "round \(round)")
+            }
             for _ in 0..<6 {
                 let at = generator.instant()
                 let knownAt = generator.chance(30) ? nil : entries.randomElement(using: &generator.random)?.recordedAt

@@ -68,9 +68,9 @@ struct LegacyFields {
     /// A date given as `<name>_ms` (milliseconds), else as `<name>` holding milliseconds (iOS 6-style
     /// receipts) or Apple's `2020-11-25 08:26:02 Etc/GMT` form. The `_pst` form is never needed.
     func date(_ name: String) throws(AppStoreError) -> Instant? {
-        if let ms = try int64("\(name)_ms") { return Instant(milliseconds: ms) }
+        if let ms = try int64("\(name)_ms") { return try Self.instant(ms, fields.path("\(name)_ms")) }
         guard let text = try string(name) else { return nil }
-        if let ms = Int64(text) { return Instant(milliseconds: ms) }
+        if let ms = Int64(text) { return try Self.instant(ms, fields.path(name)) }
         guard let instant = Self.parseAppleDate(text) else {
             throw AppStoreError(
                 .invalidValue,
@@ -78,6 +78,16 @@ struct LegacyFields {
                     + "\"2020-11-25 08:26:02 Etc/GMT\"", path: fields.path(name))
         }
         return instant
+    }
+
+    /// Milliseconds as an instant, within the years 0000 to 9999 like every input time (an unsigned receipt may
+    /// say anything; nothing downstream need handle the ends of a 64-bit count).
+    static func instant(_ ms: Int64, _ path: String) throws(AppStoreError) -> Instant {
+        guard Instant.inputRange.contains(ms) else {
+            throw AppStoreError(
+                .invalidValue, "field \(path) is \(ms) ms, outside the years 0000 to 9999", path: path)
+        }
+        return Instant(milliseconds: ms)
     }
 
     /// Parses `yyyy-MM-dd HH:mm:ss Etc/GMT` (or `GMT`, `UTC`, or ISO 8601 with a zone).
