@@ -59,13 +59,14 @@ public struct EntitlementFold: Sendable {
         withContiguous(entries) { buffer in
             var only: String?
             if case .originalTransaction(let otid) = query { only = otid }
-            let plan = StatePlan(of: query, index: Index(buffer, knownAt: knownAt, only: only), fold: self)
-            return instants.map { state(plan, at: $0, knownAt: knownAt) }
+            let index = Index(buffer, knownAt: knownAt, only: only)
+            let plan = StatePlan(of: query, index: index, fold: self)
+            return instants.map { state(plan, in: index, at: $0, knownAt: knownAt) }
         }
     }
 
     private func state(of query: SubjectQuery, index: Index, at: Instant, knownAt: Instant?) -> EntitlementState {
-        state(StatePlan(of: query, index: index, fold: self), at: at, knownAt: knownAt)
+        state(StatePlan(of: query, index: index, fold: self), in: index, at: at, knownAt: knownAt)
     }
 
     /// What a subject's state is made of, whatever the instant: its subscriptions with their owners, revokes,
@@ -77,19 +78,18 @@ public struct EntitlementFold: Sendable {
             let lastSeq: UInt64
         }
 
-        let index: Index
         let identity: (userId: Int64?, token: String?)
         let subscriptions: [Subscription]
         let grants: [(grant: Corrections.GrantCorrection, revokes: [Corrections.Revoke])]
 
         init(of query: SubjectQuery, index: Index, fold: EntitlementFold) {
-            self.index = index
             var identity = EntitlementFold.identity(of: query)
             let query = EntitlementFold.canonical(query)
             let corrections = Corrections(index) { otid in
                 index.group(otid).map { EntitlementFold.owner(of: $0, in: index) } ?? Subject()
             }
             var subscriptions: [Subscription] = []
+            subscriptions.reserveCapacity(index.groups.count)
             for group in index.groups {
                 let owner = EntitlementFold.owner(of: group, in: index)
                 if case .originalTransaction = query {
@@ -116,16 +116,17 @@ public struct EntitlementFold: Sendable {
         }
     }
 
-    /// A plan's state at `at`.
-    private func state(_ plan: StatePlan, at: Instant, knownAt: Instant?) -> EntitlementState {
+    /// A plan's state at `at` (`index`: the one the plan was made from).
+    private func state(_ plan: StatePlan, in index: Index, at: Instant, knownAt: Instant?) -> EntitlementState {
         var subscriptions: [SubscriptionState] = []
+        subscriptions.reserveCapacity(plan.subscriptions.count + plan.grants.count)
         for item in plan.subscriptions {
-            if let state = state(of: item.group, in: plan.index, grants: item.grants, at: at, lastSeq: item.lastSeq) {
+            if let state = state(of: item.group, in: index, grants: item.grants, at: at, lastSeq: item.lastSeq) {
                 subscriptions.append(state)
             }
         }
         for (grant, revokes) in plan.grants {
-            if let state = state(of: grant, in: plan.index, revokes: revokes, at: at) {
+            if let state = state(of: grant, in: index, revokes: revokes, at: at) {
                 subscriptions.append(state)
             }
         }

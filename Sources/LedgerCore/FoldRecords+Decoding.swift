@@ -4,10 +4,9 @@ extension FoldRecords {
     ///
     /// On success the payload has been added to ``texts`` (where the facts' texts point), nothing otherwise.
     ///
-    /// - Returns: the facts, the original transaction ids of the record's subject and transaction, and the
-    ///   account token of its subject when the subject names no user.
+    /// - Returns: the facts, and the original transaction ids of the record's subject and transaction.
     mutating func decodeFact(seq: UInt64, recordedAt: Instant, _ payload: UnsafeRawBufferPointer, position: Int)
-        throws(CoreError) -> (EntitlementFold.Fact, subject: FoldText?, transaction: FoldText?, account: FoldText?)
+        throws(CoreError) -> (EntitlementFold.Fact, subject: FoldText?, transaction: FoldText?)
     {
         var reader = FactReader(payload)
         let version = try reader.primitives.readByte()
@@ -26,10 +25,8 @@ extension FoldRecords {
             _ = texts.append(payload)
             let fact = EntitlementFold.Fact(position, entry, texts: &texts)
             // The fact's id is the transaction's when the record carries one.
-            let account = record.subject.userId == nil ? record.subject.appAccountToken : nil
             return (
-                fact, record.subject.originalTransactionId.map { texts.add($0) }, fact.hasTransaction ? fact.otid : nil,
-                account.map { texts.add($0) }
+                fact, record.subject.originalTransactionId.map { texts.add($0) }, fact.hasTransaction ? fact.otid : nil
             )
         }
         let key = try reader.readRange()
@@ -37,7 +34,7 @@ extension FoldRecords {
         let mask = try reader.primitives.readVarint()
         try checkMask(mask, bits: 3, group: "subject")
         let subjectOTID = mask & 1 << 0 != 0 ? try reader.readRange() : nil
-        let subjectToken = mask & 1 << 1 != 0 ? try reader.readRange() : nil
+        if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // appAccountToken
         let userId = mask & 1 << 2 != 0 ? try reader.primitives.readSigned() : nil
 
         let notification = parts & 1 << 0 != 0 ? try NotificationPart(&reader) : nil
@@ -114,8 +111,7 @@ extension FoldRecords {
             familyRevocation: familyRevocation, upgraded: upgraded, token: token, renewalSigned: renewalSigned,
             autoRenew: autoRenew, autoRenewProductId: autoRenewProductId, gracePeriodExpires: gracePeriodExpires,
             retrying: retrying, renewalDate: renewalDate, signal: signal, notificationSigned: notificationSigned)
-        let account = userId == nil ? subjectToken.map { reader.text($0, at: base) } : nil
-        return (fact, subject, transactionOTID, account)
+        return (fact, subject, transactionOTID)
     }
 }
 

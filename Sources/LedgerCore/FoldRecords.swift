@@ -38,24 +38,17 @@ public struct FoldRecords: Sendable {
         named.removeAll(keepingCapacity: true)
     }
 
-    /// The subscriptions a record names (its subject's original transaction id and its transaction's), and the
-    /// owner its subject names.
+    /// The subscriptions a record names: its subject's original transaction id and its transaction's.
     public struct Named: Sendable {
         /// The subject's original transaction id, when it has one.
         public var subject: String?
         /// The transaction's original transaction id, when the record carries a transaction.
         public var transaction: String?
-        /// The user the subject names, when it names one.
-        public var userId: Int64?
-        /// The account token the subject names, when it names no user (a token outside the user scheme).
-        public var account: String?
 
-        /// Names a record's subscriptions and its subject's owner.
-        public init(subject: String?, transaction: String?, userId: Int64? = nil, account: String? = nil) {
+        /// Names a record's subscriptions.
+        public init(subject: String?, transaction: String?) {
             self.subject = subject
             self.transaction = transaction
-            self.userId = userId
-            self.account = account
         }
     }
 
@@ -71,26 +64,23 @@ public struct FoldRecords: Sendable {
     public mutating func appendNaming(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer)
         throws(CoreError) -> Named
     {
-        let (subject, transaction, account) = try add(seq: seq, recordedAt: recordedAt, payload: payload)
-        return Named(
-            subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) },
-            userId: facts[facts.count - 1].userId, account: account.map { texts.string($0) })
+        let (subject, transaction) = try add(seq: seq, recordedAt: recordedAt, payload: payload)
+        return Named(subject: subject.map { string(named: $0) }, transaction: transaction.map { string(named: $0) })
     }
 
-    /// Decodes and adds a record; returns the texts of the original transaction ids it names, and of the account
-    /// token its subject names when it names no user.
+    /// Decodes and adds a record; returns the texts of the original transaction ids it names.
     @inline(__always)
     private mutating func add(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError)
-        -> (subject: FoldText?, transaction: FoldText?, account: FoldText?)
+        -> (subject: FoldText?, transaction: FoldText?)
     {
         if facts.capacity == 0 { reserve() }
         let start = texts.byteCount
-        let (fact, subject, transaction, account) = try decodeFact(
+        let (fact, subject, transaction) = try decodeFact(
             seq: seq, recordedAt: recordedAt, payload, position: facts.count)
         facts.append(fact)
         starts.append(start)
         ends.append(start + payload.count)
-        return (subject, transaction, account)
+        return (subject, transaction)
     }
 
     /// An original transaction id as a string, built once per batch.
@@ -148,6 +138,18 @@ extension FoldRecords {
             if let user = fact.userId, !users.contains(user) { users.append(user) }
         }
         return users
+    }
+
+    /// The owners the records' subjects name (a subscription's query reads their records too): each user once,
+    /// and each account token outside the user scheme once. A notification's subject token is its transaction's;
+    /// an operator record's is read from the record.
+    public var subjectOwners: (users: [Int64], accounts: [String]) {
+        var accounts: [String] = []
+        for (index, fact) in facts.enumerated() where fact.userId == nil {
+            let token = fact.hasOperatorPart ? record(index).subject.appAccountToken : fact.token.map(texts.string)
+            if let token, !accounts.contains(token) { accounts.append(token) }
+        }
+        return (userIds, accounts)
     }
 
     /// The earliest instant after `at` that any record names: purchases, expiries, revocations, grace ends,

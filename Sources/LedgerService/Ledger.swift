@@ -157,9 +157,15 @@ public final class Ledger: Sendable {
             let record = try Self.record(seq: seq, decoding: payload)
             entries.append(LedgerEntry(seq: seq, recordedAt: Instant(milliseconds: recordedAt), record: record))
             return FoldRecords.Named(
-                subject: record.subject.originalTransactionId, transaction: record.transaction?.originalTransactionId,
-                userId: record.subject.userId,
-                account: record.subject.userId == nil ? record.subject.appAccountToken : nil)
+                subject: record.subject.originalTransactionId, transaction: record.transaction?.originalTransactionId)
+        } owners: {
+            var keys: [String] = []
+            for entry in entries {
+                let subject = entry.record.subject
+                let key = subject.userId.map(SubjectKeys.user) ?? subject.appAccountToken.map(SubjectKeys.account)
+                if let key, !keys.contains(key) { keys.append(key) }
+            }
+            return keys
         }
         return entries
     }
@@ -169,6 +175,9 @@ public final class Ledger: Sendable {
         var records = FoldRecords()
         try forEachRecord(about: query) { seq, recordedAt, payload throws(ServiceError) in
             try Self.addNaming(seq: seq, recordedAt: recordedAt, payload: payload, to: &records)
+        } owners: {
+            let owners = records.subjectOwners
+            return owners.users.map(SubjectKeys.user) + owners.accounts.map(SubjectKeys.account)
         }
         return records
     }
@@ -193,11 +202,13 @@ public final class Ledger: Sendable {
 
     /// Calls `body` once with every record that may be about the subject (see ``entries(for:)``), in place;
     /// `body` returns the original transaction ids the record names, whose records are read next. For a
-    /// subscription, the records its owners' keys index are read last (without following the subscriptions they
-    /// name): an operator's revoke addressed to the user ends the subscription however it is asked about.
+    /// subscription, the records its owners' keys index are read last (`owners`: the keys the records read so far
+    /// name), without following the subscriptions they name: an operator's revoke addressed to the user ends the
+    /// subscription however it is asked about.
     private func forEachRecord(
         about query: SubjectQuery,
-        _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws(ServiceError) -> FoldRecords.Named
+        _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws(ServiceError) -> FoldRecords.Named,
+        owners ownersRead: () -> [String]
     ) throws(ServiceError) {
         // A subject's records number a few dozen: sorted arrays, not sets. The file log skips the seqs read
         // already by binary search; other stores take a set.
@@ -207,12 +218,8 @@ public final class Ledger: Sendable {
         var found = NamedSubscriptions()
         var visited: [String] = []
         visited.reserveCapacity(8)
-        var owners: [String] = []
-        if case .originalTransaction(let otid) = query {
-            visited.append(otid)
-            found.collectsOwners = true
-        }
-        var readingOwners = false
+        var owners: [String]?
+        if case .originalTransaction(let otid) = query { visited.append(otid) }
         let eventLog = log as? EventLog
         var key = SubjectKeys.key(for: query)
         while true {
@@ -234,12 +241,7 @@ public final class Ledger: Sendable {
                 seen += found.read
                 seen.sort()
             }
-            if readingOwners {
-                found.subscriptions.removeAll(keepingCapacity: true)
-            } else {
-                for owner in found.owners where !owners.contains(owner) { owners.append(owner) }
-            }
-            found.owners.removeAll(keepingCapacity: true)
+            if owners != nil { found.subscriptions.removeAll(keepingCapacity: true) }
             var next: String?
             while next == nil, let otid = found.subscriptions.popLast() {
                 if !visited.contains(otid) {
@@ -249,12 +251,12 @@ public final class Ledger: Sendable {
             }
             if let next {
                 key = SubjectKeys.subscription(next)
-            } else if let owner = owners.popLast() {
-                readingOwners = true
-                key = owner
-            } else {
-                return
+                continue
             }
+            guard case .originalTransaction = query else { return }
+            if owners == nil { owners = ownersRead() }
+            guard let owner = owners?.popLast() else { return }
+            key = owner
         }
     }
 
@@ -304,15 +306,11 @@ extension Subject {
     }
 }
 
-/// What one pass of ``Ledger/forEachRecord(about:_:)`` found: the seqs it read, and the subscriptions (and, for a
-/// subscription's query, the owners) the records name, to be read next.
+/// What one pass of ``Ledger/forEachRecord(about:_:owners:)`` found: the seqs it read, and the subscriptions the
+/// records name, to be read next.
 private struct NamedSubscriptions {
     var read: [UInt64] = []
     var subscriptions: [String] = []
-    /// The owner keys (user, account) the records' subjects name, when ``collectsOwners``.
-    var owners: [String] = []
-    /// Whether ``add(_:_:)`` notes owner keys (a subscription's query reads its owners' records last).
-    var collectsOwners = false
 
     init() {
         read.reserveCapacity(32)
@@ -324,12 +322,6 @@ private struct NamedSubscriptions {
         // A repeat of the last id pushed would be popped next and skipped as visited: not pushed.
         if let otid = named.subject, subscriptions.last != otid { subscriptions.append(otid) }
         if let otid = named.transaction, subscriptions.last != otid { subscriptions.append(otid) }
-        if collectsOwners,
-            let key = named.userId.map(SubjectKeys.user) ?? named.account.map({ SubjectKeys.key(for: .account($0)) }),
-            owners.last != key
-        {
-            owners.append(key)
-        }
         read.append(seq)
     }
 }
