@@ -65,8 +65,9 @@ public final class IngestPipeline: Sendable {
 
     /// A body turned into a record, or the reason it was refused.
     public enum Prepared: Sendable {
-        /// Verified and mapped: the record and the raw signed payload (its evidence), hashed.
-        case record(LedgerRecord, evidence: HashedBytes)
+        /// Verified and mapped: the record's log entry (checked to read back, the evidence referenced) and the
+        /// raw signed payload (its evidence), hashed.
+        case record(LogEntry, evidence: HashedBytes)
         /// Refused.
         case rejected(status: String, message: String)
     }
@@ -87,15 +88,15 @@ public final class IngestPipeline: Sendable {
             let transaction = try verified.transaction.map(TransactionPayload.init(json:))
             let renewal = try verified.renewalInfo.map(RenewalInfoPayload.init(json:))
             let record = try LedgerRecord(
-                notification: notification, transaction: transaction, renewal: renewal, evidence: nil)
+                notification: notification, transaction: transaction, renewal: renewal,
+                evidence: verified.evidence.sha256)
             do {
-                // Verified, but with a field beyond what the log stores (a 70 KB product id): refused alone,
-                // before its batch is appended.
-                _ = try Ledger.logEntry(for: record)
+                // Encoded and checked here, on the verification threads: verified, but with a field beyond what
+                // the log stores (a 70 KB product id), it is refused alone, before its batch is appended.
+                return .record(try Ledger.logEntry(for: record), evidence: verified.evidence)
             } catch {
                 return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.message)
             }
-            return .record(record, evidence: verified.evidence)
         } catch {
             // Apple's verifier decodes the payload into its type and reports a failure as a format error.
             return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.description)
@@ -117,15 +118,15 @@ public final class IngestPipeline: Sendable {
     /// Appends the prepared records of a batch and quarantines its rejections.
     public func commit(_ prepared: [Prepared], bodies: [[UInt8]]) throws(ServiceError) -> [IngestResult] {
         var results = [IngestResult?](repeating: nil, count: prepared.count)
-        var items: [(record: LedgerRecord, evidence: HashedBytes?)] = []
+        var items: [(entry: LogEntry, evidence: HashedBytes?)] = []
         var positions: [Int] = []
         for (index, item) in prepared.enumerated() {
             switch item {
-            case .record(let record, let evidence):
-                if let seq = try ledger.seq(forIdempotencyKey: record.idempotencyKey) {
+            case .record(let entry, let evidence):
+                if let seq = try ledger.seq(forIdempotencyKey: entry.idempotencyKey) {
                     results[index] = .duplicate(seq: seq)
                 } else {
-                    items.append((record, evidence))
+                    items.append((entry, evidence))
                     positions.append(index)
                 }
             case .rejected(let status, let message):
@@ -135,7 +136,7 @@ public final class IngestPipeline: Sendable {
             }
         }
         if !items.isEmpty {
-            let outcomes = try ledger.append(items)
+            let outcomes = try ledger.append(checked: items)
             for (position, outcome) in zip(positions, outcomes) {
                 switch outcome {
                 case .appended(let seq, _): results[position] = .appended(seq: seq)

@@ -57,20 +57,26 @@ public final class Ledger: Sendable {
     public func append(_ items: [(record: LedgerRecord, evidence: HashedBytes?)]) throws(ServiceError)
         -> [AppendOutcome]
     {
-        var entries: [LogEntry] = []
-        entries.reserveCapacity(items.count)
+        var checked: [(entry: LogEntry, evidence: HashedBytes?)] = []
+        checked.reserveCapacity(items.count)
         for item in items {
             var record = item.record
             if let evidence = item.evidence { record.evidence = evidence.sha256 }
-            entries.append(try Self.logEntry(for: record))
+            checked.append((try Self.logEntry(for: record), item.evidence))
         }
+        return try append(checked: checked)
+    }
+
+    /// ``append(_:)`` of entries made by ``logEntry(for:)`` from records that reference their evidence already
+    /// (the ingest pipeline checks each record on its verification threads; the commit then encodes nothing).
+    func append(checked items: [(entry: LogEntry, evidence: HashedBytes?)]) throws(ServiceError) -> [AppendOutcome] {
         do {
             let withEvidence = items.compactMap(\.evidence)
             // Evidence is stored without its own sync; the append that follows makes it durable before the
             // records (one flush shared by every concurrent caller of the group commit). Each body was hashed
             // once, when it was verified.
             if !withEvidence.isEmpty { try log.putEvidence(hashed: withEvidence, durable: false) }
-            return try log.append(entries, syncingEvidenceFirst: !withEvidence.isEmpty)
+            return try log.append(items.map(\.entry), syncingEvidenceFirst: !withEvidence.isEmpty)
         } catch {
             throw ServiceError(error)
         }
