@@ -168,7 +168,9 @@ public final class Ledger: Sendable {
             var keys: [String] = []
             for entry in entries {
                 let subject = entry.record.subject
-                let key = subject.userId.map(SubjectKeys.user) ?? subject.appAccountToken.map(SubjectKeys.account)
+                let key =
+                    subject.userId.map(SubjectKeys.user)
+                    ?? subject.appAccountToken.map { SubjectKeys.key(for: .account($0)) }
                 if let key, !keys.contains(key) { keys.append(key) }
             }
             return keys
@@ -183,7 +185,8 @@ public final class Ledger: Sendable {
             try Self.addNaming(seq: seq, recordedAt: recordedAt, payload: payload, to: &records)
         } owners: {
             let owners = records.subjectOwners
-            return owners.users.map(SubjectKeys.user) + owners.accounts.map(SubjectKeys.account)
+            // An account token of the user scheme is that user's key.
+            return owners.users.map(SubjectKeys.user) + owners.accounts.map { SubjectKeys.key(for: .account($0)) }
         }
         return records
     }
