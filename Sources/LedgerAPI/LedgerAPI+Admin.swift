@@ -61,7 +61,7 @@ extension LedgerAPI {
     func time(_ body: JSONValue, _ name: String) throws -> Instant {
         let instant: Instant? =
             if case .integer(let ms)? = body[name] {
-                Instant.inputRange.contains(ms) ? Instant(milliseconds: ms) : nil
+                Instant(inputMilliseconds: ms)
             } else {
                 body[name]?.string.flatMap(Instant.init(parsing:))
             }

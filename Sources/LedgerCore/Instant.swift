@@ -91,8 +91,13 @@ extension Instant {
             guard let parsed = parser.parse() else { return nil }
             value = parsed
         }
-        guard Self.inputRange.contains(value) else { return nil }
-        self.init(milliseconds: value)
+        self.init(inputMilliseconds: value)
+    }
+
+    /// An input instant given as milliseconds since the epoch; nil outside ``inputRange``.
+    public init?(inputMilliseconds milliseconds: Int64) {
+        guard Self.inputRange.contains(milliseconds) else { return nil }
+        self.init(milliseconds: milliseconds)
     }
 
     /// The milliseconds an input instant may have: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.

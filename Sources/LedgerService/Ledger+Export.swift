@@ -41,77 +41,95 @@ extension Ledger {
     }
 
     /// Appends the records of export lines, idempotently (a record already in the log by its idempotency
-    /// key is skipped). Each line is checked: the payload must decode, and the evidence must hash to what
-    /// the record references.
-    public func importLines(_ lines: [JSONValue]) throws(ServiceError) -> (appended: Int, alreadyKnown: Int) {
-        var entries: [LogEntry] = []
-        var evidence: [[UInt8]] = []
-        for (index, line) in lines.enumerated() {
-            let parsed = try exportEntry(line, number: index + 1, checkingEvidence: true)
-            entries.append(parsed.entry)
-            if let bytes = parsed.evidence { evidence.append(bytes) }
+    /// key is skipped). Every line is parsed and checked once, before anything is appended: the payload must
+    /// decode, the keys must be the record's own, the evidence must hash to what the record references, and the
+    /// chain hashes must be the export's (``checkChain(_:)``). Appends in batches of 8,192, calling `progress`
+    /// with the lines done after each.
+    public func importLines(_ lines: [JSONValue], progress: ((Int) -> Void)? = nil) throws(ServiceError)
+        -> (appended: Int, alreadyKnown: Int)
+    {
+        var items: [ExportItem] = []
+        items.reserveCapacity(lines.count)
+        for (index, line) in lines.enumerated() { items.append(try exportItem(line, number: index + 1)) }
+        try checkChain(items)
+        var appended = 0
+        var start = 0
+        while start < items.count {
+            let batch = items[start..<min(start + 8192, items.count)]
+            do {
+                let evidence = batch.compactMap(\.evidence)
+                if !evidence.isEmpty { _ = try log.putEvidence(batch: evidence) }
+                for outcome in try log.append(batch.map(\.entry)) {
+                    if case .appended = outcome { appended += 1 }
+                }
+            } catch {
+                throw ServiceError(error)
+            }
+            start = batch.endIndex
+            progress?(start)
         }
-        do {
-            if !evidence.isEmpty { _ = try log.putEvidence(batch: evidence) }
-            let outcomes = try log.append(entries)
-            let appended = outcomes.filter { if case .appended = $0 { return true } else { return false } }.count
-            return (appended, outcomes.count - appended)
-        } catch {
-            throw ServiceError(error)
-        }
+        return (appended, items.count - appended)
     }
 
-    /// Checks, before anything is appended, that importing `lines` reproduces the chain hashes the export
-    /// carries wherever it continues the exporter's chain: a record that lands at its exported seq right after
-    /// a record whose hash is the exporter's (from the first record of an empty log on, the environment's genesis
-    /// hash) must get its exported `hash`. So an export altered after it was written (a payload, a time, a key)
-    /// is refused whole instead of being appended with another hash. Records the log holds already are skipped,
-    /// as the import skips them; where the import does not continue the exporter's chain (another log's
-    /// records before it) there is nothing to compare, and nothing is refused.
+    /// One export line, parsed and checked (``exportItem(_:number:)``).
+    struct ExportItem {
+        let number: Int
+        let entry: LogEntry
+        let environment: LedgerEnvironment
+        /// The evidence bytes the record references, hashed against the reference.
+        let evidence: [UInt8]?
+        let exportedSeq: Int64?
+        let exportedHash: [UInt8]?
+    }
+
+    /// Checks that importing `items` reproduces the chain hashes the export carries wherever it continues the
+    /// exporter's chain: a record that lands at its exported seq right after a record whose hash is the
+    /// exporter's (from the first record of an empty log on, the environment's genesis hash) must get its
+    /// exported `hash`. So an export altered after it was written (a payload, a time) is refused whole instead of
+    /// being appended with another hash. Records the log holds already are skipped, as the import skips them;
+    /// where the import does not continue the exporter's chain (another log's records before it) there is
+    /// nothing to compare, and nothing is refused.
     ///
     /// - Throws: ``ServiceError`` `invalidInput` naming the first line whose record does not hash as exported.
-    public func checkExportChain(_ lines: [JSONValue]) throws(ServiceError) {
+    private func checkChain(_ items: [ExportItem]) throws(ServiceError) {
         let head = log.head
         var seq = head.seq
         var previous = head.hash
         // The exporter's hash of record `seq`, when known: the genesis hash before the first record.
         var exporterPrevious: [UInt8]?
+        if seq == 0, let first = items.first {
+            previous = LogFormat.genesis(environment: first.environment.rawValue)
+            exporterPrevious = previous
+        }
         var seen = Set<String>()
-        for (index, line) in lines.enumerated() {
-            let (entry, record, _) = try exportEntry(line, number: index + 1, checkingEvidence: false)
-            let exportedHash = line["hash"]?.string.flatMap(Hex.decode)
-            if seq == 0 && seen.isEmpty {
-                previous = LogFormat.genesis(environment: record.environment.rawValue)
-                exporterPrevious = previous
-            }
+        for item in items {
+            let entry = item.entry
             guard seen.insert(entry.idempotencyKey).inserted,
                 try self.seq(forIdempotencyKey: entry.idempotencyKey) == nil
             else {
-                exporterPrevious = exportedHash
+                exporterPrevious = item.exportedHash
                 continue
             }
             guard let recordedAt = entry.recordedAt else { continue }  // always set, from recordedAtMs
             seq += 1
             let computed = LogFormat.chainHash(previous: previous, seq: seq, recordedAt: recordedAt, entry: entry)
-            if let exportedHash, line["seq"]?.int64 == Int64(clamping: seq), exporterPrevious == previous,
-                computed != exportedHash
+            if let exportedHash = item.exportedHash, item.exportedSeq == Int64(clamping: seq),
+                exporterPrevious == previous, computed != exportedHash
             {
                 throw ServiceError(
                     .invalidInput,
-                    "line \(index + 1): record \(seq) does not hash to the export's hash \(Hex.encode(exportedHash)) "
-                        + "(it gives \(Hex.encode(computed))): the export was altered after it was written. Nothing "
-                        + "was imported")
+                    "line \(item.number): record \(seq) does not hash to the export's hash "
+                        + "\(Hex.encode(exportedHash)) (it gives \(Hex.encode(computed))): the export was altered after "
+                        + "it was written. Nothing was imported")
             }
             previous = computed
-            exporterPrevious = exportedHash
+            exporterPrevious = item.exportedHash
         }
     }
 
-    /// One export line, checked: its log entry, the record its payload holds, and (with `checkingEvidence`) the
-    /// evidence bytes the record references, hashed against the reference.
-    private func exportEntry(_ line: JSONValue, number: Int, checkingEvidence: Bool) throws(ServiceError)
-        -> (entry: LogEntry, record: LedgerRecord, evidence: [UInt8]?)
-    {
+    /// One export line, checked: its log entry (the record's own keys), and the evidence bytes the record
+    /// references, hashed against the reference.
+    private func exportItem(_ line: JSONValue, number: Int) throws(ServiceError) -> ExportItem {
         let where_ = "line \(number)"
         guard let key = line["idempotencyKey"]?.string, let payloadText = line["payload"]?.string,
             let payload = Base64.decode(payloadText), let recordedAt = line["recordedAtMs"]?.int64
@@ -130,17 +148,6 @@ extension Ledger {
                 .environmentMismatch,
                 "\(where_) is a \(record.environment.rawValue) record; this data directory holds \(environment)")
         }
-        var evidence: [UInt8]?
-        if checkingEvidence, let sha = record.evidence {
-            guard let text = line["evidence"]?["signedPayload"]?.string else {
-                throw ServiceError(.invalidInput, "\(where_): the record references evidence the line does not carry")
-            }
-            let bytes = Array(text.utf8)
-            guard SHA256.hash(bytes) == sha else {
-                throw ServiceError(.invalidInput, "\(where_): the evidence does not hash to what the record references")
-            }
-            evidence = bytes
-        }
         // The keys are the record's own, as the ledger derives them when it appends: an export cannot index a
         // record under another subject or key.
         guard key == record.idempotencyKey else {
@@ -153,12 +160,25 @@ extension Ledger {
                 .invalidInput,
                 "\(where_): the subjectKeys are not the record's own (\(subjectKeys.joined(separator: ", ")))")
         }
+        var evidence: [UInt8]?
+        if let sha = record.evidence {
+            guard let text = line["evidence"]?["signedPayload"]?.string else {
+                throw ServiceError(.invalidInput, "\(where_): the record references evidence the line does not carry")
+            }
+            let bytes = Array(text.utf8)
+            guard SHA256.hash(bytes) == sha else {
+                throw ServiceError(.invalidInput, "\(where_): the evidence does not hash to what the record references")
+            }
+            evidence = bytes
+        }
         let entry = LogEntry(idempotencyKey: key, subjectKeys: subjectKeys, payload: payload, recordedAt: recordedAt)
         do {
             try entry.validate()
         } catch {
             throw ServiceError(.invalidInput, "\(where_): \(error.message)")
         }
-        return (entry, record, evidence)
+        return ExportItem(
+            number: number, entry: entry, environment: record.environment, evidence: evidence,
+            exportedSeq: line["seq"]?.int64, exportedHash: line["hash"]?.string.flatMap(Hex.decode))
     }
 }

@@ -94,35 +94,36 @@ extension Ledger {
                 }
             }
         }
-        // A fact the log could not store (a field beyond its limits) is refused alone, like an unverifiable one.
-        var storable: [(record: LedgerRecord, evidence: HashedBytes?)] = []
+        // Each fact is encoded and checked once, its evidence referenced: one the log could not store (a field
+        // beyond its limits) is refused alone, like an unverifiable one.
+        var storable: [(record: LedgerRecord, entry: LogEntry, evidence: HashedBytes?)] = []
         for candidate in candidates {
+            var record = candidate.record
+            if let evidence = candidate.evidence { record.evidence = evidence.sha256 }
             do throws(ServiceError) {
-                _ = try Self.logEntry(for: candidate.record)
-                storable.append(candidate)
+                storable.append((record, try Self.logEntry(for: record), candidate.evidence))
             } catch {
                 let body = candidate.evidence?.bytes ?? candidate.record.json.serializedBytes()
                 try reject(body, "INVALID_RECORD", error.message)
             }
         }
-        candidates = storable
         // Learn what the log knows about every subscription named, then keep only news.
         var known = KnownFacts()
         var learned = Set<String>()
-        var news: [(record: LedgerRecord, evidence: HashedBytes?)] = []
-        for candidate in candidates {
+        var news: [(entry: LogEntry, evidence: HashedBytes?)] = []
+        for candidate in storable {
             if let otid = candidate.record.subject.originalTransactionId, learned.insert(otid).inserted {
                 for entry in try entries(for: .originalTransaction(otid)) { known.learn(entry.record) }
             }
             if try seq(forIdempotencyKey: candidate.record.idempotencyKey) == nil, known.adds(candidate.record) {
-                news.append(candidate)
+                news.append((candidate.entry, candidate.evidence))
                 known.learn(candidate.record)
             } else {
                 counts.alreadyKnown += 1
             }
         }
         if !news.isEmpty {
-            for outcome in try append(news) {
+            for outcome in try append(checked: news) {
                 if case .appended = outcome { counts.appended += 1 } else { counts.alreadyKnown += 1 }
             }
         }

@@ -83,11 +83,11 @@ struct LegacyFields {
     /// Milliseconds as an instant, within the years 0000 to 9999 like every input time (an unsigned receipt may
     /// say anything; nothing downstream need handle the ends of a 64-bit count).
     static func instant(_ ms: Int64, _ path: String) throws(AppStoreError) -> Instant {
-        guard Instant.inputRange.contains(ms) else {
+        guard let instant = Instant(inputMilliseconds: ms) else {
             throw AppStoreError(
                 .invalidValue, "field \(path) is \(ms) ms, outside the years 0000 to 9999", path: path)
         }
-        return Instant(milliseconds: ms)
+        return instant
     }
 
     /// Parses `yyyy-MM-dd HH:mm:ss Etc/GMT` (or `GMT`, `UTC`, or ISO 8601 with a zone).
