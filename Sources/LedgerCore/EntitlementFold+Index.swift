@@ -132,16 +132,23 @@ extension EntitlementFold {
             _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact], _ texts: FoldTexts,
             _ source: Source
         ) -> Int {
-            list[range].sort { lhs, rhs in
-                if facts[lhs].keyHash != facts[rhs].keyHash { return facts[lhs].keyHash < facts[rhs].keyHash }
-                if !texts.equal(facts[lhs].key, facts[rhs].key) {
-                    return texts.precedes(facts[lhs].key, facts[rhs].key)
+            // Keys are almost always distinct: sort (hash, index) pairs, side by side, and look at the facts only
+            // when two hashes tie (a duplicate, or a collision).
+            withUnsafeTemporaryAllocation(of: (hash: UInt64, index: Int).self, capacity: range.count) { buffer in
+                var keyed = buffer
+                for (slot, position) in range.enumerated() {
+                    keyed.initializeElement(at: slot, to: (facts[list[position]].keyHash, list[position]))
                 }
-                if facts[lhs].seq != facts[rhs].seq { return facts[lhs].seq < facts[rhs].seq }
-                if facts[lhs].recordedAt != facts[rhs].recordedAt {
-                    return facts[lhs].recordedAt < facts[rhs].recordedAt
+                keyed.sort { lhs, rhs in
+                    if lhs.hash != rhs.hash { return lhs.hash < rhs.hash }
+                    let (left, right) = (facts[lhs.index], facts[rhs.index])
+                    if !texts.equal(left.key, right.key) { return texts.precedes(left.key, right.key) }
+                    if left.seq != right.seq { return left.seq < right.seq }
+                    if left.recordedAt != right.recordedAt { return left.recordedAt < right.recordedAt }
+                    return precedes(left.entry, right.entry, source)
                 }
-                return precedes(facts[lhs].entry, facts[rhs].entry, source)
+                for (slot, position) in range.enumerated() { list[position] = keyed[slot].index }
+                _ = keyed.deinitialize()
             }
             var write = write
             for position in range {
