@@ -44,6 +44,8 @@ public struct CertificateBuilder: Sendable {
     public var markerExtensionOIDs: [String] = []
     /// Whether to add subjectKeyIdentifier, and authorityKeyIdentifier when the issuer has one.
     public var includeKeyIdentifiers = true
+    /// Further extensions in OpenSSL's configuration syntax (critical or not), added last.
+    public var extensions: [Extension] = []
 
     /// Starts a certificate for `publicKey` named `subject`, valid from `notBefore` to `notAfter`.
     public init(subject: DistinguishedName, publicKey: ECPublicKey, notBefore: Int64, notAfter: Int64) {

@@ -28,11 +28,12 @@ enum X509CertificateFields {
         return (Int64(days) * 86_400 + Int64(seconds)) * 1000
     }
 
-    /// The dotted OIDs of every extension.
-    static func extensionOIDs(_ x509: OpaquePointer) -> [String] {
+    /// The dotted OIDs of every extension, and of those marked critical, in certificate order.
+    static func extensionOIDs(_ x509: OpaquePointer) -> (all: [String], critical: [String]) {
         let count = X509_get_ext_count(x509)
-        guard count > 0 else { return [] }
+        guard count > 0 else { return ([], []) }
         var oids: [String] = []
+        var critical: [String] = []
         oids.reserveCapacity(Int(count))
         var buffer = [CChar](repeating: 0, count: 128)
         for index in 0..<count {
@@ -41,9 +42,10 @@ enum X509CertificateFields {
             }
             let length = OBJ_obj2txt(&buffer, Int32(buffer.count), object, 1)
             guard length > 0, Int(length) < buffer.count else { continue }
-            oids.append(
-                String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let oid = String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            oids.append(oid)
+            if X509_EXTENSION_get_critical(ext) == 1 { critical.append(oid) }
         }
-        return oids
+        return (oids, critical)
     }
 }

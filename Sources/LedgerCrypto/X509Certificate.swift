@@ -26,11 +26,15 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     public let notAfter: Int64
     /// The dotted OIDs of every extension, in certificate order.
     public let extensionOIDs: [String]
+    /// The dotted OIDs of the extensions marked critical, in certificate order.
+    public let criticalExtensionOIDs: [String]
     /// Whether basicConstraints says `cA: TRUE`.
     public let isCA: Bool
     /// basicConstraints' pathLenConstraint, when present.
     public let pathLengthConstraint: Int?
-    /// Whether a critical extension is one libcrypto does not understand (RFC 5280 says: reject).
+    /// Whether a critical extension is one libcrypto does not understand. libcrypto counts as
+    /// understood several extensions a verifier may not process (extendedKeyUsage, subjectAltName,
+    /// certificatePolicies…); a verifier with its own list reads `criticalExtensionOIDs` instead.
     public let hasUnhandledCriticalExtension: Bool
     /// Whether an extension is malformed or repeated.
     public let hasInvalidExtensions: Bool
@@ -58,7 +62,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         self.issuerSummary = X509CertificateFields.summary(X509_get_issuer_name(x509))
         self.notBefore = notBefore
         self.notAfter = notAfter
-        self.extensionOIDs = X509CertificateFields.extensionOIDs(x509)
+        (self.extensionOIDs, self.criticalExtensionOIDs) = X509CertificateFields.extensionOIDs(x509)
         let flags = X509_get_extension_flags(x509)
         self.isCA = flags & ledger_EXFLAG_CA() != 0
         let pathLength = X509_get_pathlen(x509)

@@ -158,11 +158,48 @@ struct X509CertificateTests {
         #expect(root.fingerprintDescription.hasSuffix("3E:91:79"))
         #expect(root.subjectSummary.contains("CN=Apple Root CA - G3"))
         #expect(root.isCA)
+        #expect(root.criticalExtensionOIDs == ["2.5.29.19", "2.5.29.15"])  // basicConstraints, keyUsage
         #expect(root.notBefore == 1_398_881_946_000)
         #expect(root.notAfter == 2_187_800_346_000)
         #expect(root.signatureDigest == .sha384)
         #expect(try root.publicKey.curve == .p384)
         #expect(root.isSigned(by: try root.publicKey))
+    }
+
+    @Test func extraExtensionsAreAddedCriticalOrNotAndNameConstraintsAreChecked() throws {
+        let chain = try Self.chain()
+        let key = try ECPrivateKey(generating: .p256)
+        var builder = CertificateBuilder(
+            subject: DistinguishedName(commonName: "Constrained CA", organization: "Ledger Tests"),
+            publicKey: key.publicKey, notBefore: Self.start, notAfter: Self.start + Self.day)
+        builder.isCA = true
+        builder.extensions = [
+            .init("extendedKeyUsage", "codeSigning", isCritical: true),
+            .init("subjectAltName", "DNS:ca.example.com", isCritical: false),
+            .nameConstraints(
+                permitted: [DistinguishedName(commonName: "Test Leaf")],
+                excluded: [DistinguishedName(commonName: "Test Leaf", organization: "Somebody Else")]),
+        ]
+        let ca = try builder.signed(by: chain.root, key: chain.rootKey, digest: .sha256)
+        #expect(ca.criticalExtensionOIDs == ["2.5.29.19", "2.5.29.37", "2.5.29.30"])
+        #expect(ca.hasExtension(oid: "2.5.29.17") && ca.hasNameConstraints && !ca.hasInvalidExtensions)
+        // libcrypto's own flag counts a critical extendedKeyUsage as handled.
+        #expect(!ca.hasUnhandledCriticalExtension)
+
+        func leaf(_ name: DistinguishedName) throws -> X509Certificate {
+            try CertificateBuilder(
+                subject: name, publicKey: key.publicKey, notBefore: Self.start, notAfter: Self.start + Self.day
+            ).signed(by: ca, key: key, digest: .sha256)
+        }
+        #expect(ca.nameConstraintsPermit(try leaf(DistinguishedName(commonName: "Test Leaf"))))
+        #expect(ca.nameConstraintsPermit(try leaf(DistinguishedName(commonName: "Test Leaf", organization: "Ledger"))))
+        #expect(!ca.nameConstraintsPermit(try leaf(DistinguishedName(commonName: "Other Leaf"))))
+        #expect(
+            !ca.nameConstraintsPermit(
+                try leaf(DistinguishedName(commonName: "Test Leaf", organization: "Somebody Else")))
+        )
+        // No nameConstraints: everything is permitted.
+        #expect(chain.root.nameConstraintsPermit(ca) && !chain.root.hasNameConstraints)
     }
 
     @Test func emptyValidityWindowIsRefused() throws {
