@@ -43,3 +43,17 @@ extension JSONValue {
         return .object(object)
     }
 }
+
+extension TestPKI {
+    /// The error verifying a transaction this PKI signs gets from a verifier trusting its root, or nil
+    /// when it verifies.
+    func transactionVerificationError() throws -> VerificationError? {
+        let signed = try sign(TestPKI.Payloads.transaction())
+        do {
+            _ = try verifier().verifyTransaction(signed)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

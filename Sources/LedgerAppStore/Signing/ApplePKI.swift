@@ -28,6 +28,7 @@ public struct ApplePKI: Sendable {
         rootBuilder.isCA = true
         rootBuilder.keyUsage = [.keyCertSign, .cRLSign]
         rootBuilder.pathLengthConstraint = options.rootPathLength
+        rootBuilder.extensions = options.rootExtensions
         root = try rootBuilder.selfSigned(with: rootKey, digest: options.rootDigest)
 
         intermediateKey = try ECPrivateKey(generating: options.intermediateCurve)
@@ -40,6 +41,7 @@ public struct ApplePKI: Sendable {
         intermediateBuilder.keyUsage =
             options.intermediateIsCA ? [.keyCertSign, .cRLSign] : [.digitalSignature]
         intermediateBuilder.markerExtensionOIDs = options.intermediateExtensionOIDs
+        intermediateBuilder.extensions = options.intermediateExtensions
         intermediate = try intermediateBuilder.signed(
             by: root, key: rootKey, digest: options.intermediateDigest)
 
@@ -49,6 +51,7 @@ public struct ApplePKI: Sendable {
             notBefore: options.leafValidity.lowerBound, notAfter: options.leafValidity.upperBound)
         leafBuilder.keyUsage = [.digitalSignature]
         leafBuilder.markerExtensionOIDs = options.leafExtensionOIDs
+        leafBuilder.extensions = options.leafExtensions
         leaf = try leafBuilder.signed(
             by: intermediate, key: intermediateKey, digest: options.leafDigest)
     }
@@ -85,6 +88,12 @@ extension ApplePKI {
         public var intermediateExtensionOIDs = ["1.2.840.113635.100.6.2.1"]
         /// Marker extensions on the leaf (Apple's receipt-signing OID by default).
         public var leafExtensionOIDs = ["1.2.840.113635.100.6.11.1"]
+        /// Further extensions on the root (OpenSSL configuration syntax; none by default).
+        public var rootExtensions: [CertificateBuilder.Extension] = []
+        /// Further extensions on the intermediate (none by default).
+        public var intermediateExtensions: [CertificateBuilder.Extension] = []
+        /// Further extensions on the leaf (none by default).
+        public var leafExtensions: [CertificateBuilder.Extension] = []
         /// Whether the intermediate is a CA (basicConstraints cA).
         public var intermediateIsCA = true
         /// The root's pathLenConstraint, if any.

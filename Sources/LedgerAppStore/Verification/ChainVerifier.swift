@@ -5,13 +5,16 @@ import Synchronization
 /// Validates the certificate chain of an App Store JWS — leaf `x5c[0]` → intermediate `x5c[1]` →
 /// a configured trust root — as Apple's libraries do, and caches chains it has validated.
 ///
-/// Rules (Apple's reference procedure): ECDSA (SHA-256/384) signatures on the leaf and the
-/// intermediate; issuer names equal to the issuer's subject (compared as DER); the intermediate a CA
-/// (basicConstraints cA) carrying 1.2.840.113635.100.6.2.1; the leaf carrying
-/// 1.2.840.113635.100.6.11.1 (exact OIDs); no unknown critical extension; a root's
-/// pathLenConstraint, when present, allowing the intermediate; and `notBefore ≤ t ≤ notAfter` for
-/// leaf, intermediate and root. `x5c[2]` is never read: the root comes from the configuration.
-/// AKI/SKI and keyUsage are not required (Apple's own test chains lack them).
+/// Rules (Apple's reference procedure, swift-certificates' RFC 5280 policy plus Apple's OID
+/// policy): ECDSA (SHA-256/384) signatures on the leaf and the intermediate; issuer names equal to
+/// the issuer's subject (compared as DER); the intermediate a CA (basicConstraints cA) carrying
+/// 1.2.840.113635.100.6.2.1; the leaf carrying 1.2.840.113635.100.6.11.1 (exact OIDs); on the leaf,
+/// the intermediate and the root, no malformed extension and no critical extension other than
+/// basicConstraints, keyUsage and nameConstraints (`handledCriticalExtensionOIDs`); a root's
+/// pathLenConstraint, when present, allowing the intermediate; and
+/// `notBefore ≤ t ≤ notAfter` for leaf, intermediate and root. `x5c[2]` is never read: the root
+/// comes from the configuration. AKI/SKI and keyUsage are not required (Apple's own test chains
+/// lack them).
 ///
 /// The cache, keyed by the leaf and intermediate DER, keeps the leaf key and the validity windows,
 /// so a known chain costs a dictionary lookup and a time comparison. Everything cached is
@@ -110,44 +113,26 @@ public final class ChainVerifier: Sendable {
                 "the leaf certificate's key is not an elliptic-curve key on P-256 or P-384")
         }
         var windows: [ClosedRange<Int64>] = []
+        var rootProblem: String? = nil
         for (root, rootKey) in zip(roots, rootKeys) {
             guard let rootKey, root.subjectDER == intermediate.issuerDER,
                 (root.pathLengthConstraint ?? 1) >= 1, intermediate.isSigned(by: rootKey)
             else { continue }
+            if let problem = Self.problem(root: root, intermediate: intermediate, leaf: leaf) {
+                rootProblem = problem
+                continue
+            }
             let start = max(leaf.notBefore, intermediate.notBefore, root.notBefore)
             let end = min(leaf.notAfter, intermediate.notAfter, root.notAfter)
             if start <= end { windows.append(start...end) }
         }
         guard !windows.isEmpty else {
+            if let rootProblem { throw Self.failure(rootProblem) }
             throw Self.failure(
                 "the chain does not lead to a configured trust root (x5c[2] is never trusted; the intermediate"
                     + " is issued by \(intermediate.issuerSummary)); check --trust-root")
         }
         return ChainCache.Entry(leafKey: leafKey, windows: windows)
-    }
-
-    private static func checkExtensions(leaf: X509Certificate, intermediate: X509Certificate)
-        throws(VerificationError)
-    {
-        guard intermediate.isCA else {
-            throw failure(
-                "the intermediate certificate x5c[1] is not a CA (basicConstraints cA is not true)")
-        }
-        guard intermediate.hasExtension(oid: wwdrIntermediateOID) else {
-            throw failure(
-                "the intermediate certificate lacks Apple's WWDR extension \(wwdrIntermediateOID); it is not an"
-                    + " App Store signing chain")
-        }
-        guard leaf.hasExtension(oid: receiptSigningOID) else {
-            throw failure(
-                "the leaf certificate lacks Apple's receipt-signing extension \(receiptSigningOID); it is not an"
-                    + " App Store signing certificate")
-        }
-        for (certificate, name) in [(leaf, "leaf"), (intermediate, "intermediate")] {
-            guard !certificate.hasUnhandledCriticalExtension, !certificate.hasInvalidExtensions else {
-                throw failure("the \(name) certificate has an unknown critical or a malformed extension")
-            }
-        }
     }
 
     private static func parse(_ der: [UInt8], name: String) throws(VerificationError)
@@ -161,7 +146,7 @@ public final class ChainVerifier: Sendable {
         }
     }
 
-    private static func failure(_ message: String) -> VerificationError {
+    static func failure(_ message: String) -> VerificationError {
         VerificationError(.verificationFailure, message)
     }
 }

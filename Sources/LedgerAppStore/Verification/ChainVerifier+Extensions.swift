@@ -1,0 +1,55 @@
+import LedgerCrypto
+
+extension ChainVerifier {
+    /// The extensions a certificate may mark critical: basicConstraints (2.5.29.19), keyUsage
+    /// (2.5.29.15) and nameConstraints (2.5.29.30), the ones the verifier processes (as
+    /// swift-certificates' RFC 5280 policy does). Any other critical extension fails the chain.
+    public static let handledCriticalExtensionOIDs: Set<String> = [
+        "2.5.29.19", "2.5.29.15", X509Certificate.nameConstraintsOID,
+    ]
+
+    /// The leaf's and the intermediate's own extension rules: the intermediate a CA with Apple's WWDR
+    /// OID, the leaf with Apple's receipt-signing OID, neither with a malformed or an unhandled
+    /// critical extension.
+    static func checkExtensions(leaf: X509Certificate, intermediate: X509Certificate)
+        throws(VerificationError)
+    {
+        guard intermediate.isCA else {
+            throw failure(
+                "the intermediate certificate x5c[1] is not a CA (basicConstraints cA is not true)")
+        }
+        guard intermediate.hasExtension(oid: wwdrIntermediateOID) else {
+            throw failure(
+                "the intermediate certificate lacks Apple's WWDR extension \(wwdrIntermediateOID); it is not an"
+                    + " App Store signing chain")
+        }
+        guard leaf.hasExtension(oid: receiptSigningOID) else {
+            throw failure(
+                "the leaf certificate lacks Apple's receipt-signing extension \(receiptSigningOID); it is not an"
+                    + " App Store signing certificate")
+        }
+        for (certificate, name) in [(leaf, "leaf certificate"), (intermediate, "intermediate certificate")] {
+            if let problem = extensionProblem(certificate, name: name) { throw failure(problem) }
+        }
+    }
+
+    /// Why a trust root that issued `intermediate` cannot anchor this chain, or nil when it can: a
+    /// malformed or unhandled critical extension on the root.
+    static func problem(root: X509Certificate, intermediate: X509Certificate, leaf: X509Certificate)
+        -> String?
+    {
+        extensionProblem(root, name: "trust root \(root.subjectSummary)")
+    }
+
+    /// Why `certificate`'s extensions fail the chain (malformed or repeated, or critical and not
+    /// handled), or nil.
+    private static func extensionProblem(_ certificate: X509Certificate, name: String) -> String? {
+        guard !certificate.hasInvalidExtensions else { return "the \(name) has a malformed or repeated extension" }
+        let unhandled = certificate.criticalExtensionOIDs.filter { !handledCriticalExtensionOIDs.contains($0) }
+        guard unhandled.isEmpty else {
+            return "the \(name) has critical extensions the verifier does not process"
+                + " (\(unhandled.joined(separator: ", "))); RFC 5280 requires rejecting it"
+        }
+        return nil
+    }
+}
