@@ -34,11 +34,18 @@ extension ChainVerifier {
     }
 
     /// Why a trust root that issued `intermediate` cannot anchor this chain, or nil when it can: a
-    /// malformed or unhandled critical extension on the root.
+    /// malformed or unhandled critical extension on the root, or names of the intermediate or the
+    /// leaf outside the root's nameConstraints.
     static func problem(root: X509Certificate, intermediate: X509Certificate, leaf: X509Certificate)
         -> String?
     {
-        extensionProblem(root, name: "trust root \(root.subjectSummary)")
+        if let problem = extensionProblem(root, name: "trust root \(root.subjectSummary)") { return problem }
+        for (certificate, name) in [(intermediate, "intermediate"), (leaf, "leaf")]
+        where !root.nameConstraintsPermit(certificate) {
+            return "the \(name) certificate's names (\(certificate.subjectSummary)) violate the nameConstraints"
+                + " of the trust root \(root.subjectSummary)"
+        }
+        return nil
     }
 
     /// Why `certificate`'s extensions fail the chain (malformed or repeated, or critical and not

@@ -10,8 +10,9 @@ import Synchronization
 /// the issuer's subject (compared as DER); the intermediate a CA (basicConstraints cA) carrying
 /// 1.2.840.113635.100.6.2.1; the leaf carrying 1.2.840.113635.100.6.11.1 (exact OIDs); on the leaf,
 /// the intermediate and the root, no malformed extension and no critical extension other than
-/// basicConstraints, keyUsage and nameConstraints (`handledCriticalExtensionOIDs`); a root's
-/// pathLenConstraint, when present, allowing the intermediate; and
+/// basicConstraints, keyUsage and nameConstraints (`handledCriticalExtensionOIDs`); the
+/// nameConstraints of the root and of the intermediate satisfied by every certificate below them; a
+/// root's pathLenConstraint, when present, allowing the intermediate; and
 /// `notBefore ≤ t ≤ notAfter` for leaf, intermediate and root. `x5c[2]` is never read: the root
 /// comes from the configuration. AKI/SKI and keyUsage are not required (Apple's own test chains
 /// lack them).
@@ -102,6 +103,10 @@ public final class ChainVerifier: Sendable {
         try Self.checkExtensions(leaf: leaf, intermediate: intermediate)
         guard leaf.issuerDER == intermediate.subjectDER else {
             throw Self.failure("the leaf certificate was not issued by the intermediate x5c[1]")
+        }
+        guard intermediate.nameConstraintsPermit(leaf) else {
+            throw Self.failure(
+                "the leaf certificate's names (\(leaf.subjectSummary)) violate the intermediate's nameConstraints")
         }
         guard let intermediateKey = try? intermediate.publicKey, leaf.isSigned(by: intermediateKey)
         else {
