@@ -36,6 +36,17 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// The number as an integer when its value is exactly one that fits `Int64`, however it is written:
+    /// `1234567890`, `1234567890.0` and `1.23456789e9` all read as 1234567890, as Foundation's
+    /// JSONDecoder reads an integer field; nil for `1.5`, a number beyond `Int64`, and non-numbers.
+    public var exactInt64: Int64? {
+        switch self {
+        case .integer(let value): return value
+        case .double(let value): return Int64(exactly: value)
+        default: return nil
+        }
+    }
+
     /// The number as a double.
     public var double: Double? {
         switch self {

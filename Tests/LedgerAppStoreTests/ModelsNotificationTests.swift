@@ -117,6 +117,41 @@ import Testing
         #expect(payload.signedDate == Instant(milliseconds: 1_697_679_936_049))
     }
 
+    @Test func readsIntegersWrittenWithAFractionOrExponentAsFoundationDoes() throws {
+        let data = Fixture.data([
+            "appAppleId": try JSONValue.parse("6.450000001e9"), "status": try JSONValue.parse("1.0"),
+        ])
+        let payload = try NotificationPayload(json: Fixture.notification("DID_RENEW", members: ["data": data]))
+        #expect(payload.data?.appAppleId == 6_450_000_001)
+        #expect(payload.data?.status?.rawValue == 1)
+        let summary: JSONValue = .object([
+            "requestIdentifier": "req-1", "environment": "Sandbox", "appAppleId": try JSONValue.parse("6450000001.0"),
+            "bundleId": "com.visla.gps", "productId": "com.visla.gps.monthly_3",
+            "succeededCount": try JSONValue.parse("5.0"), "failedCount": try JSONValue.parse("0E3"),
+        ])
+        let decoded = try NotificationPayload(
+            json: Fixture.notification("RENEWAL_EXTENSION", "SUMMARY", members: ["summary": summary]))
+        #expect(decoded.summary?.appAppleId == 6_450_000_001)
+        #expect(decoded.summary?.succeededCount == 5)
+        #expect(decoded.summary?.failedCount == 0)
+    }
+
+    @Test(
+        arguments: [
+            ("appAppleId", "6450000001.5", AppStoreError.Code.wrongType),
+            ("appAppleId", "1e19", .wrongType),
+            ("status", "1.5", .wrongType),
+            ("status", "4294967297", .invalidValue),
+            ("bundleVersion", "637", .wrongType),
+        ] as [(String, String, AppStoreError.Code)])
+    func rejectsAFractionalOrOutOfRangeIntegerInsideData(key: String, text: String, code: AppStoreError.Code) throws {
+        let data = Fixture.data([key: try JSONValue.parse(text)])
+        let json = Fixture.notification("DID_RENEW", members: ["data": data])
+        let error = #expect(throws: AppStoreError.self) { try NotificationPayload(json: json) }
+        #expect(error?.code == code)
+        #expect(error?.path == "data.\(key)")
+    }
+
     @Test func knowsEveryDocumentedTypeAndSubtype() {
         #expect(NotificationType.allKnown.count == 23)
         #expect(NotificationSubtype.allKnown.count == 17)

@@ -72,6 +72,29 @@ import Testing
         #expect(error?.path == "renewalInfo.\(key)")
     }
 
+    @Test func readsIntegersWrittenWithAFractionOrExponentAsFoundationDoes() throws {
+        let renewal = try RenewalInfoPayload(
+            json: Fixture.renewal([
+                "expirationIntent": try JSONValue.parse("1.0"), "renewalPrice": try JSONValue.parse("1.17e4"),
+                "priceIncreaseStatus": try JSONValue.parse("0e0"), "autoRenewStatus": try JSONValue.parse("1.0"),
+            ]))
+        #expect(renewal.expirationIntent == .customerCancelled)
+        #expect(renewal.renewalPrice == 11_700)
+        #expect(renewal.priceIncreaseStatus?.rawValue == 0)
+        #expect(renewal.autoRenewStatus?.rawValue == 1)
+    }
+
+    @Test(arguments: [
+        ("expirationIntent", "1.5"), ("renewalPrice", "11700.1"), ("priceIncreaseStatus", "0.5"),
+        ("autoRenewStatus", "1e-1"), ("offerType", "2.25"),
+    ])
+    func rejectsAFractionalInteger(key: String, text: String) throws {
+        let json = Fixture.renewal([key: try JSONValue.parse(text)])
+        let error = #expect(throws: AppStoreError.self) { try RenewalInfoPayload(json: json) }
+        #expect(error?.code == .wrongType)
+        #expect(error?.path == "renewalInfo.\(key)")
+    }
+
     @Test func namesTheElementOfAWrongWinBackOfferId() {
         let json = Fixture.renewal(["eligibleWinBackOfferIds": .array(["wb_1", .integer(2)])])
         let error = #expect(throws: AppStoreError.self) { try RenewalInfoPayload(json: json) }

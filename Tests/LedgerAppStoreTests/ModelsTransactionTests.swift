@@ -91,6 +91,47 @@ import Testing
         #expect(error?.path == "transaction.\(key)")
     }
 
+    /// Foundation's JSONDecoder reads a number whose value is exactly an integer in range into an integer
+    /// field however it is written; so do the models.
+    @Test func readsIntegersWrittenWithAFractionOrExponentAsFoundationDoes() throws {
+        func number(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
+        let t = try TransactionPayload(
+            json: Fixture.transaction([
+                "quantity": try number("1.0"), "price": try number("1.17e4"),
+                "revocationPercentage": try number("5E4"), "offerType": try number("2.0"),
+                "revocationReason": try number("1e0"), "purchaseDate": try number("1.759302552e12"),
+            ]))
+        #expect(t.quantity == 1)
+        #expect(t.price == 11_700)
+        #expect(t.revocationPercentage == 50_000)
+        #expect(t.offerType == .promotional)
+        #expect(t.revocationReason == .appIssue)
+        #expect(t.purchaseDate == Instant(milliseconds: 1_759_302_552_000))
+    }
+
+    @Test(
+        arguments: [
+            ("quantity", "1.5", AppStoreError.Code.wrongType),
+            ("price", "11700.5", .wrongType),
+            ("price", "1e19", .wrongType),
+            ("offerType", "1.5", .wrongType),
+            ("revocationReason", "0.5", .wrongType),
+            ("revocationPercentage", "5.00001e4", .wrongType),
+            ("quantity", "4294967297", .invalidValue),
+            ("quantity", "4.294967297e9", .invalidValue),
+        ] as [(String, String, AppStoreError.Code)])
+    func rejectsAFractionalOrOutOfRangeInteger(key: String, text: String, code: AppStoreError.Code) throws {
+        let json = Fixture.transaction([key: try JSONValue.parse(text)])
+        let error = #expect(throws: AppStoreError.self) { try TransactionPayload(json: json) }
+        #expect(error?.code == code)
+        #expect(error?.path == "transaction.\(key)")
+    }
+
+    @Test func keepsTruncatingFractionalMillisecondsInDates() throws {
+        let json = Fixture.transaction(["expiresDate": try JSONValue.parse("1761980952000.9")])
+        #expect(try TransactionPayload(json: json).expiresDate == Instant(milliseconds: 1_761_980_952_000))
+    }
+
     @Test func namesTheNestedPathOfAWrongCommitmentField() {
         let json = Fixture.transaction(["commitmentInfo": .object(["commitmentPrice": "140.40"])])
         let error = #expect(throws: AppStoreError.self) { try TransactionPayload(json: json) }

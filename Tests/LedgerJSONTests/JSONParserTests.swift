@@ -61,3 +61,18 @@ func rejectsMalformedInput(_ text: String) {
     #expect(object.keys == ["a", "c"])
     #expect(object["a"] == 3)
 }
+
+@Test(arguments: [
+    ("1234567890", Int64?.some(1_234_567_890)), ("1234567890.0", 1_234_567_890), ("1.23456789e9", 1_234_567_890),
+    ("-5E0", -5), ("-0.0", 0), ("1.5", nil), ("1e-1", nil), ("9.3e18", nil), ("-9.3e18", nil), ("\"1\"", nil),
+    ("true", nil), ("9223372036854775807", Int64.max),
+])
+func readsExactIntegersAsFoundationsJSONDecoderDoes(text: String, expected: Int64?) throws {
+    #expect(try JSONValue.parse(text).exactInt64 == expected)
+}
+
+@Test func acceptsNestingUpToItsLimit() throws {
+    let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+    #expect(try JSONValue.parse(deep, limits: JSONLimits(maxDepth: 512)).array?.count == 1)
+    #expect(throws: JSONError.self) { try JSONValue.parse("[" + deep + "]", limits: JSONLimits(maxDepth: 512)) }
+}

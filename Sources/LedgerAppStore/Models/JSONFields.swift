@@ -40,17 +40,19 @@ struct JSONFields {
         return text
     }
 
-    /// An integer member (a fractional number is truncated toward zero, as Apple's libraries do).
+    /// An integer member. Every integer field of Apple's payloads is read here, as Foundation's JSONDecoder
+    /// reads an `Int64`/`Int32` property: a number whose value is exactly an integer in range reads however
+    /// it is written (`1234567890.0`, `1.23456789e9`); a fraction (`1.5`), a number beyond the range or
+    /// another JSON type is an error.
     func int64(_ key: String) throws(AppStoreError) -> Int64? {
         guard let value = value(key) else { return nil }
-        switch value {
-        case .integer, .double:
-            guard let number = value.int64 else {
-                throw .wrongType(path(key), expected: "a 64-bit integer", found: value)
-            }
-            return number
-        default: throw .wrongType(path(key), expected: "an integer", found: value)
-        }
+        if let number = value.exactInt64 { return number }
+        guard case .double = value else { throw .wrongType(path(key), expected: "an integer", found: value) }
+        throw AppStoreError(
+            .wrongType,
+            "field \(path(key)) is \(value.serialized()), not an integer in the 64-bit range; the payload does not "
+                + "follow Apple's format, so it was not recorded",
+            path: path(key))
     }
 
     /// A 32-bit integer member.
@@ -64,9 +66,15 @@ struct JSONFields {
         return small
     }
 
-    /// A date member in milliseconds since the epoch.
+    /// A date member in milliseconds since the epoch. Apple's libraries decode dates as a `Double` of
+    /// milliseconds (`.millisecondsSince1970`), so fractional milliseconds (Xcode's) are accepted and
+    /// truncated toward zero.
     func instant(_ key: String) throws(AppStoreError) -> Instant? {
-        try int64(key).map(Instant.init(milliseconds:))
+        guard let value = value(key) else { return nil }
+        guard let milliseconds = value.int64 else {
+            throw .wrongType(path(key), expected: "a number of milliseconds", found: value)
+        }
+        return Instant(milliseconds: milliseconds)
     }
 
     /// A date member that must be present.

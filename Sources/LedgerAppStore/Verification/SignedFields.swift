@@ -11,7 +11,8 @@ enum SignedFields {
 
     static func int64(_ object: JSONObject, _ key: String) throws(VerificationError) -> Int64? {
         guard let value = object[key], !value.isNull else { return nil }
-        guard case .integer(let number) = value else { throw wrongType(key, "an integer") }
+        // The same rule as the models' integer fields (`JSONFields.int64`): `1234567890.0` is an integer.
+        guard let number = value.exactInt64 else { throw wrongType(key, "an integer in the 64-bit range") }
         return number
     }
 
