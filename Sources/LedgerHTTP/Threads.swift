@@ -20,6 +20,8 @@ enum Threads {
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+        // A connection verifies webhook payloads, whose JSON may nest 512 deep: not `ulimit -s`'s stack.
+        pthread_attr_setstacksize(&attributes, threadStackByteCount)
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(

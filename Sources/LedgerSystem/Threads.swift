@@ -5,6 +5,12 @@
 /// The processors online (at least 1): how many threads CPU-bound work is spread over.
 public var onlineProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
+/// The stack size of the threads the ledger starts (ingest's workers, the HTTP server's connections): 8 MiB,
+/// the main thread's usual stack, set explicitly rather than inherited from `ulimit -s` (glibc falls back to
+/// 2 MiB when it is unlimited; musl's default is 128 KiB). Verification parses JSON nested up to 512 deep
+/// (`CompactJWS.maximumNestingDepth`), which needs some 2 MiB in a debug build.
+public let threadStackByteCount = 8 << 20
+
 /// Runs `body(i)` on `count` POSIX threads at once and waits for all of them.
 public func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     final class Box: @unchecked Sendable {
@@ -12,12 +18,16 @@ public func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
     }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, threadStackByteCount)
     var threads: [pthread_t] = []
     for index in 0..<count {
         let box = Unmanaged.passRetained(Box { body(index) })
         var thread = pthread_t()
         pthread_create(
-            &thread, nil,
+            &thread, &attributes,
             { raw in
                 Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().run()
                 return nil

@@ -14,6 +14,11 @@ import LedgerJSON
 public struct CompactJWS: Sendable {
     /// The largest JWS accepted, in bytes (1 MiB, the webhook's body limit).
     public static let maximumByteCount = 1 << 20
+    /// The deepest nesting of arrays and objects accepted in the header and payload: 512, Foundation's
+    /// JSONSerialization limit, so a payload Apple's libraries decode (an unused field nested 40 levels
+    /// deep) is not refused here. The parser recurses once per level; 512 levels stay well inside the
+    /// stack of every thread that verifies (see `JSONParserTests`).
+    public static let maximumNestingDepth = 512
 
     /// The header segment as received (base64url text).
     public let headerSegment: ArraySlice<UInt8>
@@ -97,7 +102,7 @@ public struct CompactJWS: Sendable {
         let value: JSONValue
         do {
             value = try JSONValue.parse(
-                bytes, limits: JSONLimits(maxBytes: maximumByteCount, maxDepth: 32))
+                bytes, limits: JSONLimits(maxBytes: maximumByteCount, maxDepth: maximumNestingDepth))
         } catch {
             throw VerificationError(
                 .invalidJWTFormat, "the JWS \(segment) is not JSON: \(error.message)", cause: error)

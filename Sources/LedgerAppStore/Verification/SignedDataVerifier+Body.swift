@@ -16,7 +16,7 @@ extension SignedDataVerifier {
         let value: JSONValue
         do {
             value = try JSONValue.parse(
-                body, limits: JSONLimits(maxBytes: maximumBodyByteCount, maxDepth: 16))
+                body, limits: JSONLimits(maxBytes: maximumBodyByteCount, maxDepth: CompactJWS.maximumNestingDepth))
         } catch {
             throw VerificationError(
                 .invalidJWTFormat,
