@@ -17,11 +17,20 @@ enum InspectCommand {
                 throw VerificationError(.invalidJWTFormat, "the input is over the \(limit)-byte limit")
             }
             let signed = try SignedDataVerifier.signedData(fromInput: input)
+            // Decoded into the typed models as ingest and the webhook decode it (and Apple's libraries), so a
+            // field of the wrong type is INVALID_JWT_FORMAT here too; the JSON as signed is what is printed.
             let decoded: JSONValue
             switch kind {
-            case "transaction": decoded = try verifier.verifyTransaction(signed)
-            case "renewal": decoded = try verifier.verifyRenewalInfo(signed)
-            default: decoded = try verifier.verifyNotification(signed).expandedPayload
+            case "transaction":
+                decoded = try verifier.verifyTransaction(signed)
+                _ = try TransactionPayload(verified: decoded)
+            case "renewal":
+                decoded = try verifier.verifyRenewalInfo(signed)
+                _ = try RenewalInfoPayload(verified: decoded)
+            default:
+                let verified = try verifier.verifyNotification(signed)
+                _ = try DecodedNotification(verified)
+                decoded = verified.expandedPayload
             }
             Terminal.line(decoded.serialized(.pretty))
             return 0

@@ -78,17 +78,18 @@ public final class IngestPipeline: Sendable {
             return .rejected(status: "PAYLOAD_TOO_LARGE", message: "body of \(body.count) bytes is over 1 MiB")
         }
         let verified: VerifiedNotification
+        let decoded: DecodedNotification
         do {
             verified = try verifier.verifyNotification(body: body)
+            // Apple's verifier decodes the payload into its types and reports a failure as a format error;
+            // `ledger inspect` decodes through the same `DecodedNotification`.
+            decoded = try DecodedNotification(verified)
         } catch {
             return .rejected(status: error.status.rawValue, message: error.message)
         }
         do {
-            let notification = try NotificationPayload(json: verified.payload)
-            let transaction = try verified.transaction.map(TransactionPayload.init(json:))
-            let renewal = try verified.renewalInfo.map(RenewalInfoPayload.init(json:))
             let record = try LedgerRecord(
-                notification: notification, transaction: transaction, renewal: renewal,
+                notification: decoded.notification, transaction: decoded.transaction, renewal: decoded.renewal,
                 evidence: verified.evidence.sha256)
             do {
                 // Encoded and checked here, on the verification threads: verified, but with a field beyond what
@@ -98,7 +99,7 @@ public final class IngestPipeline: Sendable {
                 return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.message)
             }
         } catch {
-            // Apple's verifier decodes the payload into its type and reports a failure as a format error.
+            // A notification the ledger cannot map (payloads that disagree, a field it needs but lacks).
             return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.description)
         }
     }

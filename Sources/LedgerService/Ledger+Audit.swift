@@ -98,11 +98,10 @@ extension Ledger {
         let text = String(decoding: bytes, as: UTF8.self)
         switch source {
         case .notification:
-            let verified = try verifier.verifyNotification(text)
+            let decoded = try DecodedNotification(verifier.verifyNotification(text))
             return try LedgerRecord(
-                notification: NotificationPayload(json: verified.payload),
-                transaction: verified.transaction.map(TransactionPayload.init(json:)),
-                renewal: verified.renewalInfo.map(RenewalInfoPayload.init(json:)), evidence: nil)
+                notification: decoded.notification, transaction: decoded.transaction, renewal: decoded.renewal,
+                evidence: nil)
         case .transactionHistory:
             let payload = try TransactionPayload(json: try verifier.verifyTransaction(text))
             return try LedgerRecord(historyTransaction: payload, evidence: nil)

@@ -202,4 +202,94 @@ struct VerificationPayloadChecksTests {
             try SignedDataVerifier.signedPayload(fromBody: body)
         }
     }
+
+    /// A notification with `appAppleId` written as the raw JSON `text` in `data`, signed as written.
+    func notification(appAppleId text: String, environment: LedgerEnvironment) throws -> String {
+        let data = TestPKI.Payloads.notificationData(
+            appAppleId: nil, environment: environment,
+            signedTransactionInfo: try Self.pki.sign(TestPKI.Payloads.transaction(environment: environment)),
+            signedRenewalInfo: try Self.pki.sign(TestPKI.Payloads.renewalInfo(environment: environment)))
+        let json = TestPKI.Payloads.notification(type: "DID_RENEW", data: data).serialized().replacing(
+            "\"environment\":", with: "\"appAppleId\":\(text),\"environment\":")
+        return try Self.pki.signer.sign(payloadBytes: Array(json.utf8))
+    }
+
+    @Test(arguments: ["1234567890.0", "1.23456789e9", "123456789000e-2"])
+    func anAppAppleIdWrittenWithAFractionOrExponentIsTheSameInteger(text: String) throws {
+        let signed = try notification(appAppleId: text, environment: .production)
+        let verified = try Self.pki.verifier(environment: .production).verifyNotification(signed)
+        #expect(try DecodedNotification(verified).notification.appAppleId == TestPKI.appAppleId)
+    }
+
+    @Test(arguments: ["1234567890.5", "1e19", "\"1234567890\""])
+    func anAppAppleIdThatIsNotAnIntegerIsAFormatError(text: String) throws {
+        let signed = try notification(appAppleId: text, environment: .sandbox)
+        #expect(throws: VerificationError(.invalidJWTFormat, "")) {
+            try Self.pki.verifier().verifyNotification(signed)
+        }
+    }
+
+    /// `ingest`, the webhook and `inspect` decode through `DecodedNotification`: a field of the wrong type is
+    /// INVALID_JWT_FORMAT, as Apple's JSONDecoder-based libraries report it.
+    @Test(
+        arguments: [
+            (["notificationUUID"], JSONValue.integer(42)), (["version"], .integer(2)),
+            (["notificationType"], .integer(1)),
+            (["data", "status"], .string("1")), (["data", "status"], .integer(4_294_967_297)),
+            (["data", "bundleVersion"], .integer(637)), (["data", "status"], .double(1.5)),
+        ] as [([String], JSONValue)])
+    func aWronglyTypedFieldFailsTheTypedDecodingAsAFormatError(path: [String], value: JSONValue) throws {
+        let payload = TestPKI.Payloads.notification(type: "DID_RENEW", data: TestPKI.Payloads.notificationData())
+            .setting(path, to: value)
+        let verified = try Self.pki.verifier().verifyNotification(try Self.pki.sign(payload))
+        let error = #expect(throws: VerificationError.self) { try DecodedNotification(verified) }
+        #expect(error?.status == .invalidJWTFormat)
+        #expect(error?.message.contains(path.joined(separator: ".")) == true)
+    }
+
+    @Test func aNestedTransactionOrRenewalOfTheWrongTypeFailsTheTypedDecoding() throws {
+        for (transaction, renewal) in [
+            (TestPKI.Payloads.transaction().setting(["price"], to: "11700"), TestPKI.Payloads.renewalInfo()),
+            (
+                TestPKI.Payloads.transaction().setting(["expiresDate"], to: "1774828800000"),
+                TestPKI.Payloads.renewalInfo()
+            ),
+            (TestPKI.Payloads.transaction().setting(["quantity"], to: .double(1.5)), TestPKI.Payloads.renewalInfo()),
+            (TestPKI.Payloads.transaction(), TestPKI.Payloads.renewalInfo().setting(["autoRenewStatus"], to: "1")),
+        ] {
+            let signed = try Self.pki.signedNotification(transaction: transaction, renewalInfo: renewal)
+            let verified = try Self.pki.verifier().verifyNotification(signed)
+            #expect(throws: VerificationError(.invalidJWTFormat, "")) { try DecodedNotification(verified) }
+        }
+    }
+
+    /// JSON nested `depth` levels deep, arrays and objects alternating.
+    static func nested(_ depth: Int) -> JSONValue {
+        var value: JSONValue = "leaf"
+        for level in 0..<depth { value = level % 2 == 0 ? .array([value]) : .object(["k": value]) }
+        return value
+    }
+
+    /// Foundation's JSONSerialization (under Apple's JSONDecoder) accepts nesting up to 512 levels: so does
+    /// the JWS decoding, and an unused deep field does not fail the payload.
+    @Test(arguments: [40, CompactJWS.maximumNestingDepth - 1])
+    func anUnusedFieldNestedDeepIsAccepted(depth: Int) throws {
+        // The field's own depth plus the payload object around it.
+        let payload = TestPKI.Payloads.notification(type: "DID_RENEW", data: TestPKI.Payloads.notificationData())
+            .setting(["unused"], to: Self.nested(depth))
+        let verified = try Self.pki.verifier().verifyNotification(try Self.pki.sign(payload))
+        #expect(try DecodedNotification(verified).notification.notificationType == .didRenew)
+        let transaction = TestPKI.Payloads.transaction().setting(["unused"], to: Self.nested(depth))
+        #expect(throws: Never.self) {
+            try Self.pki.verifier().verifyTransaction(try Self.pki.sign(transaction))
+        }
+    }
+
+    @Test func nestingBeyond512IsAFormatError() throws {
+        let payload = TestPKI.Payloads.notification(type: "DID_RENEW", data: TestPKI.Payloads.notificationData())
+            .setting(["unused"], to: Self.nested(CompactJWS.maximumNestingDepth))
+        #expect(throws: VerificationError(.invalidJWTFormat, "")) {
+            try Self.pki.verifier().verifyNotification(try Self.pki.sign(payload))
+        }
+    }
 }

@@ -108,3 +108,113 @@ extension Workspace {
         return ["--environment", "sandbox", "--bundle-id", TestPKI.bundleId, "--trust-root", path]
     }
 }
+
+/// `ledger inspect` decodes a notification into the same typed models as `ledger ingest` (and the webhook,
+/// which shares ingest's pipeline), so for the same input both reach the same verdict and status, as
+/// Apple's JSONDecoder-based libraries do.
+@Suite struct InspectDecodesAsIngestTests {
+    let workspace = Workspace()
+
+    /// A signed notification whose `key` in `part` (notification, data, transaction, renewal) is written as
+    /// the raw JSON `text`, signed as written.
+    func signed(_ part: String, _ key: String, _ text: String) throws -> String {
+        let marker = JSONValue.string("@@raw@@")
+        /// `value`, with `key` written as `text` when `value` is the part under test, signed as written.
+        func sign(_ value: JSONValue, _ target: String) throws -> String {
+            var object = value.object ?? JSONObject()
+            if part == target { object[key] = marker }
+            let json = JSONValue.object(object).serialized().replacing(marker.serialized(), with: text)
+            return try workspace.pki.signer.sign(payloadBytes: Array(json.utf8))
+        }
+        let data = TestPKI.Payloads.notificationData(
+            signedTransactionInfo: try sign(TestPKI.Payloads.transaction(), "transaction"),
+            signedRenewalInfo: try sign(TestPKI.Payloads.renewalInfo(), "renewal"))
+        var notification = TestPKI.Payloads.notification(type: "DID_RENEW").object ?? JSONObject()
+        var dataObject = data.object ?? JSONObject()
+        if part == "data" { dataObject[key] = marker }
+        notification["data"] = .object(dataObject)
+        return try sign(.object(notification), "notification")
+    }
+
+    func inspect(_ signed: String) -> CommandResult {
+        ledger(["inspect", "--json"] + workspace.verifyFlags + [workspace.file("n.jws", [signed])])
+    }
+
+    /// Ingest's counts and the status of the quarantined line, if any.
+    func ingest(_ signed: String) -> (counts: JSONValue?, status: JSONValue?) {
+        let body = String(decoding: TestPKI.body(signed), as: UTF8.self)
+        let result = ledger(
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("in", [body])])
+        let quarantine = ledger(["quarantine", "--data", workspace.data, "--json"])
+        return (result.json, quarantine.json?.array?.first?["status"])
+    }
+
+    @Test(arguments: [
+        ("notification", "notificationUUID", "42"),
+        ("notification", "version", "2"),
+        ("notification", "version", "2.0"),
+        ("notification", "notificationType", "1"),
+        ("data", "status", "\"1\""),
+        ("data", "status", "4294967297"),
+        ("data", "status", "1.5"),
+        ("data", "bundleVersion", "637"),
+        ("data", "appAppleId", "1234567890.5"),
+        ("transaction", "price", "\"11700\""),
+        ("transaction", "expiresDate", "\"1774828800000\""),
+        ("transaction", "quantity", "1.5"),
+        ("transaction", "quantity", "4294967297"),
+        ("transaction", "offerType", "1.5"),
+        ("renewal", "autoRenewStatus", "\"1\""),
+        ("renewal", "renewalPrice", "11700.5"),
+        ("renewal", "expirationIntent", "0.5"),
+    ])
+    func aWronglyTypedFieldIsInvalidForInspectAsForIngest(part: String, key: String, text: String) throws {
+        let signed = try signed(part, key, text)
+        let inspected = inspect(signed)
+        #expect(inspected.code == 1, "\(part).\(key) = \(text)")
+        #expect(inspected.json?["valid"] == false)
+        #expect(inspected.json?["status"] == "INVALID_JWT_FORMAT", "\(inspected.out)")
+        let ingested = ingest(signed)
+        #expect(ingested.counts == .object(["accepted": 0, "duplicates": 0, "rejected": 1]))
+        #expect(ingested.status == "INVALID_JWT_FORMAT")
+    }
+
+    @Test(arguments: [
+        ("data", "appAppleId", "1234567890.0"),
+        ("data", "appAppleId", "1.23456789e9"),
+        ("data", "status", "1.0"),
+        ("transaction", "quantity", "1.0"),
+        ("transaction", "price", "1.17e4"),
+        ("transaction", "expiresDate", "1774828800000.75"),
+        ("renewal", "autoRenewStatus", "1e0"),
+        ("renewal", "renewalPrice", "11700.0"),
+        ("notification", "unused", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)),
+        ("transaction", "unused", String(repeating: "{\"a\":", count: 40) + "1" + String(repeating: "}", count: 40)),
+    ])
+    func anIntegralNumberOrADeepUnusedFieldIsValidForInspectAsForIngest(part: String, key: String, text: String)
+        throws
+    {
+        let signed = try signed(part, key, text)
+        let inspected = inspect(signed)
+        #expect(inspected.code == 0, "\(part).\(key) = \(text): \(inspected.out)")
+        let ingested = ingest(signed)
+        #expect(ingested.counts == .object(["accepted": 1, "duplicates": 0, "rejected": 0]))
+    }
+
+    @Test func theAppAppleIdWrittenWithAFractionMatchesInProduction() throws {
+        let production = [
+            "--environment", "production", "--bundle-id", TestPKI.bundleId, "--app-apple-id",
+            String(TestPKI.appAppleId), "--trust-root", workspace.root,
+        ]
+        let pki = workspace.pki
+        let transaction = try pki.sign(TestPKI.Payloads.transaction(environment: .production))
+        let renewal = try pki.sign(TestPKI.Payloads.renewalInfo(environment: .production))
+        let data = TestPKI.Payloads.notificationData(
+            appAppleId: nil, environment: .production, signedTransactionInfo: transaction, signedRenewalInfo: renewal)
+        let json = TestPKI.Payloads.notification(type: "DID_RENEW", data: data).serialized().replacing(
+            "\"environment\":", with: "\"appAppleId\":1.23456789e9,\"environment\":")
+        let signed = try pki.signer.sign(payloadBytes: Array(json.utf8))
+        let result = ledger(["inspect", "--json"] + production + [workspace.file("n.jws", [signed])])
+        #expect(result.code == 0, "\(result.out)")
+    }
+}

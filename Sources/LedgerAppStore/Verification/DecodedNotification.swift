@@ -1,0 +1,61 @@
+import LedgerJSON
+
+/// A verified notification decoded into its typed models: the payload, and the nested transaction and
+/// renewal info.
+///
+/// Apple's libraries decode signed data with Foundation's JSONDecoder into typed models, so a field of the
+/// wrong type (a numeric `notificationUUID`, a string `data.status`, a `quantity` of 1.5, a `data.status`
+/// beyond 32 bits) fails the whole payload as `INVALID_JWT_FORMAT`. This is the one place that decoding is
+/// done for a notification: `ingest`, the webhook, `inspect` and `audit` all go through it and reach the
+/// same verdict.
+public struct DecodedNotification: Sendable {
+    /// The decoded `responseBodyV2DecodedPayload`.
+    public let notification: NotificationPayload
+    /// The decoded `data.signedTransactionInfo`, when present.
+    public let transaction: TransactionPayload?
+    /// The decoded `data.signedRenewalInfo`, when present.
+    public let renewal: RenewalInfoPayload?
+
+    /// Decodes `verified`; a payload that does not decode is `INVALID_JWT_FORMAT`, its message naming the
+    /// field.
+    public init(_ verified: VerifiedNotification) throws(VerificationError) {
+        notification = try NotificationPayload(verified: verified.payload)
+        transaction = try verified.transaction.map { json throws(VerificationError) in
+            try TransactionPayload(verified: json)
+        }
+        renewal = try verified.renewalInfo.map { json throws(VerificationError) in
+            try RenewalInfoPayload(verified: json)
+        }
+    }
+}
+
+extension VerificationError {
+    /// A payload that verified but does not decode into its model: `INVALID_JWT_FORMAT`, as Apple's
+    /// libraries report a failed decode.
+    public init(decoding error: AppStoreError, file: String = #fileID, line: Int = #line) {
+        self.init(.invalidJWTFormat, error.description, cause: error, file: file, line: line)
+    }
+}
+
+extension NotificationPayload {
+    /// Decodes a verified notification payload; a failure is `INVALID_JWT_FORMAT`.
+    public init(verified json: JSONValue) throws(VerificationError) {
+        do { try self.init(json: json) } catch { throw VerificationError(decoding: error) }
+    }
+}
+
+extension TransactionPayload {
+    /// Decodes a verified transaction (`ledger inspect --as transaction`, a notification's nested one); a
+    /// failure is `INVALID_JWT_FORMAT`.
+    public init(verified json: JSONValue) throws(VerificationError) {
+        do { try self.init(json: json) } catch { throw VerificationError(decoding: error) }
+    }
+}
+
+extension RenewalInfoPayload {
+    /// Decodes verified renewal info (`ledger inspect --as renewal`, a notification's nested one); a failure
+    /// is `INVALID_JWT_FORMAT`.
+    public init(verified json: JSONValue) throws(VerificationError) {
+        do { try self.init(json: json) } catch { throw VerificationError(decoding: error) }
+    }
+}
