@@ -18,7 +18,9 @@ extension EntitlementFold {
                 if let revocation = grant.revocation, revocation.at <= at {
                     status = revocation.kind == .familyRevoke ? .revoked : .refunded
                 } else {
-                    (status, graceUntil) = lapse(of: group, in: index, since: grant.start, lapsedAt: grant.end, at: at)
+                    let next = current + 1 < grants.count ? grants[current + 1].start : nil
+                    (status, graceUntil) = lapse(
+                        of: group, in: index, since: grant.start, lapsedAt: grant.end, before: next, at: at)
                 }
             }
         }
@@ -65,10 +67,12 @@ extension EntitlementFold {
     /// Apple signs its word on a lapse (DID_FAIL_TO_RENEW with or without a grace period, EXPIRED) moments
     /// after the period ends, yet that word describes the subscription from the lapse on: a grace period
     /// runs from the end of the period. So while no signal about this lapse was signed by `at`, the first one
-    /// signed after the lapse decides.
-    private func lapse(of group: Index.Group, in index: Index, since start: Instant, lapsedAt end: Instant, at: Instant)
-        -> (EntitlementStatus, Instant?)
-    {
+    /// signed after the lapse decides — but not one signed once the next period (`next`, the start of the
+    /// next grant) began: that one speaks of a later renewal, not of this gap.
+    private func lapse(
+        of group: Index.Group, in index: Index, since start: Instant, lapsedAt end: Instant, before next: Instant?,
+        at: Instant
+    ) -> (EntitlementStatus, Instant?) {
         let members = index.members[group.members]
         func speaks(_ member: Int) -> Bool {
             Signal.speaksOfBilling(
@@ -94,7 +98,9 @@ extension EntitlementFold {
             var first: Int?
             var firstTime = Instant.distantFuture
             for member in members {
-                guard let time = index.facts[member].signalTime, time >= end, time > at, speaks(member) else {
+                guard let time = index.facts[member].signalTime, time >= end, time > at,
+                    next.map({ time < $0 }) ?? true, speaks(member)
+                else {
                     continue
                 }
                 if let current = first {

@@ -42,6 +42,33 @@ extension Lifecycle {
             ])
     }()
 
+    /// Auto-renew off, the lapse's EXPIRED and the resubscription's notification missed (the resubscription's
+    /// transaction arrives alone, reconciled from the transaction history), then the next renewal fails into a
+    /// grace period: that grace belongs to the later renewal, never to the earlier gap.
+    public static let graceOfLaterRenewal: Lifecycle = {
+        var s = script()
+        let e1 = Fixture.e1, back = e1.plus(days: 10), e2 = back.plus(days: 28), g = e2.plus(days: 16)
+        var resubscribed = s.resubscribe(Fixture.monthly(3), at: back)
+        resubscribed.source = .transactionHistory
+        resubscribed.notification = nil
+        resubscribed.renewal = nil
+        resubscribed.idempotencyKey = "history:" + resubscribed.idempotencyKey
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.setAutoRenew(false, at: Fixture.p.plus(days: 3)),
+            resubscribed, s.failToRenew(graceUntil: g, at: e2),
+        ]
+        return Lifecycle(
+            name: "a later renewal's grace does not reach back into an earlier gap", query: user,
+            entries: Fixture.log(records),
+            checks: [
+                Check(at: e1.plus(ms: -1), status: .active, deviceLimit: 3),
+                Check(at: e1, status: .expired, deviceLimit: 0, grace: .absent),
+                Check(at: back.plus(ms: -1), status: .expired, deviceLimit: 0, grace: .absent),
+                Check(at: back, status: .active, deviceLimit: 3, since: .equals(back)),
+                Check(at: e2, status: .gracePeriod, deviceLimit: 3, grace: .equals(g)),
+            ])
+    }()
+
     public static let graceRecovered: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, g = e1.plus(days: 16), r = e1.plus(days: 3)

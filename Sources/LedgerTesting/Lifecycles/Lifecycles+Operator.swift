@@ -104,7 +104,8 @@ extension Lifecycle {
     /// Every lifecycle, for the table-driven and property tests.
     public static let all: [Lifecycle] = [
         purchase, renewals, upgrade, downgrade, downgradeCancelled, crossgrade, autoRenewOff, resubscribe,
-        twoSubscriptions, unknownProduct, graceExpired, graceAnnouncedLate, graceRecovered, billingRetry, refundCurrent,
+        twoSubscriptions, unknownProduct, graceExpired, graceAnnouncedLate, graceOfLaterRenewal,
+        graceRecovered, billingRetry, refundCurrent,
         refundPastRenewal, refundReversed, familyRevoke, renewalExtended, orphanThenLink, correctionGrant,
         correctionRevoke, correctionGrantRevoked, correctionOnSubscription,
     ]
