@@ -38,3 +38,9 @@ enum NotificationSubtype {
 
 /// The transaction's `revocationType` for a Family Sharing removal.
 let familyRevokeType = "FAMILY_REVOKE"
+
+/// The transaction's `inAppOwnershipType` for a purchase shared through Family Sharing.
+let familySharedOwnership = "FAMILY_SHARED"
+
+/// The transaction's `type` for a consumable in-app purchase.
+let consumableType = "Consumable"

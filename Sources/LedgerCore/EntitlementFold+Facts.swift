@@ -28,9 +28,11 @@ extension EntitlementFold {
         let purchase: Instant
         let expires: Instant?
         let revocation: Instant?
-        /// Revoked by Family Sharing (revocationType `FAMILY_REVOKE`, or carried by a `REVOKE` notification).
+        /// Revoked by Family Sharing (see ``isFamilyRevocation(type:ownership:notificationType:)``).
         let familyRevocation: Bool
         let upgraded: Bool
+        /// A consumable (transaction `type` `Consumable`): used up when bought, it grants no entitlement.
+        let consumable: Bool
         let token: FoldText?
 
         // The renewal info, when `renewalSigned` is set.
@@ -63,6 +65,23 @@ extension EntitlementFold {
             return hash
         }
 
+        /// Whether a transaction version's revocation is a Family Sharing removal: its revocationType says
+        /// `FAMILY_REVOKE`, or a `REVOKE` notification carries it, or — when Apple gave no revocationType (a legacy
+        /// receipt's cancellation) — the transaction was shared through Family Sharing (inAppOwnershipType
+        /// `FAMILY_SHARED`): the family member paid nothing that could be refunded.
+        static func isFamilyRevocation<Bytes: Sequence<UInt8>>(revocationType: Bytes?, ownership: Bytes?, revoke: Bool)
+            -> Bool
+        {
+            if revoke { return true }
+            if let revocationType { return revocationType.elementsEqual(familyRevokeType.utf8) }
+            return ownership?.elementsEqual(familySharedOwnership.utf8) ?? false
+        }
+
+        /// Whether a transaction's `type` says `Consumable`.
+        static func isConsumable<Bytes: Sequence<UInt8>>(_ type: Bytes?) -> Bool {
+            type?.elementsEqual(consumableType.utf8) ?? false
+        }
+
         /// When the record's App Store state was signed: the notification's, else the renewal info's.
         var signalTime: Instant? { notificationSigned ?? renewalSigned }
 
@@ -71,7 +90,8 @@ extension EntitlementFold {
             entry: Int, seq: UInt64, recordedAt: Instant, key: FoldText, keyHash: UInt64, isLink: Bool,
             isCorrection: Bool, hasOperatorPart: Bool, otid: FoldText?, userId: Int64?, hasTransaction: Bool,
             transactionId: FoldText, productId: FoldText, transactionSigned: Instant, purchase: Instant,
-            expires: Instant?, revocation: Instant?, familyRevocation: Bool, upgraded: Bool, token: FoldText?,
+            expires: Instant?, revocation: Instant?, familyRevocation: Bool, upgraded: Bool, consumable: Bool,
+            token: FoldText?,
             renewalSigned: Instant?, autoRenew: Bool?, autoRenewProductId: FoldText?, gracePeriodExpires: Instant?,
             retrying: Bool?, renewalDate: Instant?, signal: SignalKind, notificationSigned: Instant?
         ) {
@@ -94,6 +114,7 @@ extension EntitlementFold {
             self.revocation = revocation
             self.familyRevocation = familyRevocation
             self.upgraded = upgraded
+            self.consumable = consumable
             self.token = token
             self.renewalSigned = renewalSigned
             self.autoRenew = autoRenew
@@ -136,9 +157,11 @@ extension EntitlementFold {
                 purchase = facts.purchaseDate
                 expires = facts.expiresDate
                 revocation = facts.revocationDate
-                familyRevocation =
-                    facts.revocationType?.utf8.elementsEqual(familyRevokeType.utf8) == true || SignalKind.isRevoke(type)
+                familyRevocation = Self.isFamilyRevocation(
+                    revocationType: facts.revocationType?.utf8, ownership: facts.inAppOwnershipType?.utf8,
+                    revoke: SignalKind.isRevoke(type))
                 upgraded = facts.isUpgraded
+                consumable = Self.isConsumable(facts.type?.utf8)
                 token = facts.appAccountToken.map { texts.add($0) }
             } else {
                 hasTransaction = false
@@ -150,6 +173,7 @@ extension EntitlementFold {
                 revocation = nil
                 familyRevocation = false
                 upgraded = false
+                consumable = false
                 token = nil
             }
             if let facts = record.renewal {

@@ -62,6 +62,7 @@ extension EntitlementFold {
             {
                 continue  // a later version of the same transaction follows
             }
+            if facts[version.member].consumable { continue }  // used up when bought: nothing to be entitled to
             grants.append(grant(facts, texts, version.member))
         }
         // Sort by start; at equal starts the superseded (isUpgraded) one first, then by transaction id.

@@ -58,10 +58,4 @@ struct FactReader: ~Copyable {
     func text(_ range: ByteRange, at base: Int) -> FoldText {
         FoldText(start: base + range.start, count: range.count)
     }
-
-    /// Whether a range read before holds a string's UTF-8 bytes.
-    func spells(_ range: ByteRange, _ string: String) -> Bool {
-        var copy = string
-        return copy.withUTF8 { FoldTexts.equal(bytes(range), UnsafeRawBufferPointer($0)) }
-    }
 }

@@ -63,6 +63,7 @@ extension FoldRecords {
         var expires: Instant?
         var revocation: Instant?
         var upgraded = false
+        var consumable = false
         var signal = EntitlementFold.SignalKind.none
         var notificationSigned: Instant?
         if let notification {
@@ -82,9 +83,11 @@ extension FoldRecords {
             transactionId = reader.text(transaction.transactionId, at: base)
             productId = reader.text(transaction.productId, at: base)
             token = transaction.token.map { reader.text($0, at: base) }
-            familyRevocation =
-                transaction.revocationType.map { reader.spells($0, familyRevokeType) } ?? false
-                || notification.map { EntitlementFold.SignalKind.isRevoke(reader.bytes($0.type)) } ?? false
+            familyRevocation = EntitlementFold.Fact.isFamilyRevocation(
+                revocationType: transaction.revocationType.map { reader.bytes($0) },
+                ownership: transaction.ownership.map { reader.bytes($0) },
+                revoke: notification.map { EntitlementFold.SignalKind.isRevoke(reader.bytes($0.type)) } ?? false)
+            consumable = EntitlementFold.Fact.isConsumable(transaction.type.map { reader.bytes($0) })
         }
         var renewalSigned: Instant?
         var autoRenew: Bool?
@@ -108,7 +111,8 @@ extension FoldRecords {
             isLink: false, isCorrection: false, hasOperatorPart: false, otid: otid ?? subject, userId: userId,
             hasTransaction: transaction != nil, transactionId: transactionId, productId: productId,
             transactionSigned: transactionSigned, purchase: purchase, expires: expires, revocation: revocation,
-            familyRevocation: familyRevocation, upgraded: upgraded, token: token, renewalSigned: renewalSigned,
+            familyRevocation: familyRevocation, upgraded: upgraded, consumable: consumable, token: token,
+            renewalSigned: renewalSigned,
             autoRenew: autoRenew, autoRenewProductId: autoRenewProductId, gracePeriodExpires: gracePeriodExpires,
             retrying: retrying, renewalDate: renewalDate, signal: signal, notificationSigned: notificationSigned)
         return (fact, subject, transactionOTID)
@@ -144,7 +148,9 @@ private struct TransactionPart {
     let purchaseDate: Instant
     let signedDate: Instant
     let expiresDate: Instant?
+    let type: ByteRange?
     let token: ByteRange?
+    let ownership: ByteRange?
     let revocationDate: Instant?
     let revocationType: ByteRange?
     let isUpgraded: Bool
@@ -161,9 +167,9 @@ private struct TransactionPart {
         if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // subscriptionGroupIdentifier
         if mask & 1 << 2 != 0 { _ = try reader.primitives.readInstant() }  // originalPurchaseDate
         expiresDate = mask & 1 << 3 != 0 ? try reader.primitives.readInstant() : nil
-        if mask & 1 << 4 != 0 { _ = try reader.readRange() }  // type
+        type = mask & 1 << 4 != 0 ? try reader.readRange() : nil
         token = mask & 1 << 5 != 0 ? try reader.readRange() : nil
-        if mask & 1 << 6 != 0 { _ = try reader.readRange() }  // inAppOwnershipType
+        ownership = mask & 1 << 6 != 0 ? try reader.readRange() : nil
         revocationDate = mask & 1 << 7 != 0 ? try reader.primitives.readInstant() : nil
         if mask & 1 << 8 != 0 { _ = try reader.primitives.readInt32() }  // revocationReason
         revocationType = mask & 1 << 9 != 0 ? try reader.readRange() : nil

@@ -180,3 +180,16 @@ extension SubscriptionScript {
         return notification(type, subtype, at: at, status: nil, transaction: transaction, renewal: info)
     }
 }
+
+extension LedgerRecord {
+    /// The record's transaction as it arrives without a notification (reconciled from the transaction history, or
+    /// read from a legacy receipt): no notification, no renewal info, under an idempotency key of its own.
+    public func reconciled(from source: RecordSource = .transactionHistory) -> LedgerRecord {
+        var record = self
+        record.source = source
+        record.notification = nil
+        record.renewal = nil
+        record.idempotencyKey = "\(source):\(idempotencyKey)"
+        return record
+    }
+}

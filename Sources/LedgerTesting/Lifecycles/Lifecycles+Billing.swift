@@ -48,14 +48,9 @@ extension Lifecycle {
     public static let graceOfLaterRenewal: Lifecycle = {
         var s = script()
         let e1 = Fixture.e1, back = e1.plus(days: 10), e2 = back.plus(days: 28), g = e2.plus(days: 16)
-        var resubscribed = s.resubscribe(Fixture.monthly(3), at: back)
-        resubscribed.source = .transactionHistory
-        resubscribed.notification = nil
-        resubscribed.renewal = nil
-        resubscribed.idempotencyKey = "history:" + resubscribed.idempotencyKey
         let records = [
             s.subscribe(Fixture.monthly(3), at: Fixture.p), s.setAutoRenew(false, at: Fixture.p.plus(days: 3)),
-            resubscribed, s.failToRenew(graceUntil: g, at: e2),
+            s.resubscribe(Fixture.monthly(3), at: back).reconciled(), s.failToRenew(graceUntil: g, at: e2),
         ]
         return Lifecycle(
             name: "a later renewal's grace does not reach back into an earlier gap", query: user,
@@ -156,6 +151,24 @@ extension Lifecycle {
             checks: [
                 Check(at: v.plus(ms: -1), status: .active, deviceLimit: 3),
                 Check(at: v, status: .revoked, deviceLimit: 0, expiresAt: .equals(v)),
+                Check(at: Fixture.e1.plus(days: 3), status: .revoked, deviceLimit: 0),
+            ])
+    }()
+
+    /// A later version of a Family Sharing revocation that names no revocationType (a legacy receipt's
+    /// cancellation) is still a revocation of a shared purchase, not a refund.
+    public static let familyRevokeWithoutType: Lifecycle = {
+        var s = SubscriptionScript(originalTransactionId: "1000000001", userId: 42, ownershipType: "FAMILY_SHARED")
+        let v = Fixture.p.plus(days: 5), later = v.plus(days: 4)
+        let revoked = [s.subscribe(Fixture.monthly(3), at: Fixture.p), s.familyRevoke(at: v)]
+        _ = s.resign(at: later) { $0.revocationType = nil }
+        let records = revoked + [s.other("CONSUMPTION_REQUEST", at: later).reconciled(from: .legacyReceipt)]
+        return Lifecycle(
+            name: "family-sharing revoke, then a version without revocationType", query: user,
+            entries: Fixture.log(records),
+            checks: [
+                Check(at: v, status: .revoked, deviceLimit: 0, expiresAt: .equals(v)),
+                Check(at: later, status: .revoked, deviceLimit: 0, expiresAt: .equals(v)),
                 Check(at: Fixture.e1.plus(days: 3), status: .revoked, deviceLimit: 0),
             ])
     }()

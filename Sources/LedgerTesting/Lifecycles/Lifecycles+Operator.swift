@@ -104,9 +104,10 @@ extension Lifecycle {
     /// Every lifecycle, for the table-driven and property tests.
     public static let all: [Lifecycle] = [
         purchase, renewals, upgrade, downgrade, downgradeCancelled, crossgrade, autoRenewOff, resubscribe,
-        twoSubscriptions, unknownProduct, graceExpired, graceAnnouncedLate, graceOfLaterRenewal,
+        twoSubscriptions, unknownProduct, consumableAfterLapse, graceExpired, graceAnnouncedLate, graceOfLaterRenewal,
         graceRecovered, billingRetry, refundCurrent,
-        refundPastRenewal, refundReversed, familyRevoke, renewalExtended, orphanThenLink, correctionGrant,
+        refundPastRenewal, refundReversed, familyRevoke, familyRevokeWithoutType, renewalExtended, orphanThenLink,
+        correctionGrant,
         correctionRevoke, correctionGrantRevoked, correctionOnSubscription,
     ]
 }

@@ -185,4 +185,29 @@ extension Lifecycle {
                 Check(at: p.plus(days: 7), status: .expired, deviceLimit: 0, productKnown: false),
             ])
     }()
+
+    /// A consumable bought after the subscription lapsed (`ONE_TIME_CHARGE`, type `Consumable`, no expiry): used
+    /// up when bought, it entitles to nothing, then or later.
+    public static let consumableAfterLapse: Lifecycle = {
+        var s = script()
+        var coins = script("1000000077")
+        let bought = Fixture.e1.plus(days: 5)
+        var charge = coins.subscribe("com.visla.gps.coins_100", at: bought)
+        charge.notification?.type = "ONE_TIME_CHARGE"
+        charge.notification?.subtype = nil
+        charge.transaction?.type = "Consumable"
+        charge.transaction?.expiresDate = nil
+        charge.renewal = nil
+        let records = [
+            s.subscribe(Fixture.monthly(3), at: Fixture.p), s.setAutoRenew(false, at: Fixture.p.plus(days: 3)),
+            s.expire(at: Fixture.e1), charge,
+        ]
+        return Lifecycle(
+            name: "a consumable after the subscription lapsed", query: user, entries: Fixture.log(records),
+            checks: [
+                Check(at: Fixture.e1.plus(ms: -1), status: .active, deviceLimit: 3, subscriptions: 1),
+                Check(at: bought, status: .expired, deviceLimit: 0, subscriptions: 1),
+                Check(at: bought.plus(days: 365), status: .expired, deviceLimit: 0, subscriptions: 1),
+            ])
+    }()
 }
