@@ -17,6 +17,11 @@ enum ReconcileCommand {
         } catch {
             throw CLIError.failure("\(context.arguments.positionals[0]): \(error.description)")
         }
+        for (index, document) in documents.enumerated() {
+            guard case .refused(_, let reason) = document else { continue }
+            let place = documents.count > 1 ? " document \(index + 1)" : ""
+            Terminal.err("error: \(context.arguments.positionals[0])\(place): \(reason.description)\n")
+        }
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
         defer { ledger.log.close() }
         let counts: ReconcileCounts

@@ -92,6 +92,9 @@ extension Ledger {
                 } catch {
                     try reject(raw, "INVALID_RECEIPT", error.description)
                 }
+            case .refused(let raw, let reason):
+                let status = reason.code == .receiptStatus ? "INVALID_RECEIPT" : "UNRECOGNIZED_DOCUMENT"
+                try reject(raw.serializedBytes(), status, reason.description)
             }
         }
         // Each fact is encoded and checked once, its evidence referenced: one the log could not store (a field

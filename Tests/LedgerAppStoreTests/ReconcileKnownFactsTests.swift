@@ -42,6 +42,17 @@ import Testing
         #expect(!known.adds(try history(["signedDate": 1_760_000_200_000, "revocationDate": 1_760_000_000_000])))
     }
 
+    @Test func aSignedPriceIsNewsAfterALegacyCopyWithoutOne() throws {
+        var known = KnownFacts()
+        // A legacy receipt's copy: the same state, no price or currency (verifyReceipt states none).
+        known.learn(try history(["signedDate": 1_759_302_518_835, "price": nil, "currency": nil]))
+        let signed = try history(["signedDate": 1_759_900_000_000])
+        #expect(known.adds(signed), "Apple's signed price is a fact the log lacks")
+        known.learn(signed)
+        #expect(!known.adds(try history(["signedDate": 1_760_000_000_000])), "the same price again is not")
+        #expect(!known.adds(try history(["signedDate": 1_760_100_000_000, "price": nil, "currency": nil])))
+    }
+
     @Test func aVersionOlderThanEverythingKnownIsNewsOnlyWhenItDiffers() throws {
         var known = KnownFacts()
         known.learn(try notification(["signedDate": 1_759_302_518_835]))

@@ -128,6 +128,63 @@ import Testing
         #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 0, "nothing appended")
     }
 
+    @Test func eachDocumentOfAFileStandsAlone() throws {
+        let info = try workspace.pki.sign(TestPKI.Payloads.transaction(transactionId: "2000000000000005"))
+        let lines = [
+            try historyPage(["2000000000000004"]),
+            #"{"status":21005,"is-retryable":true}"#,
+            #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#,
+            JSONValue.object(["signedTransactionInfo": .string(info)]).serialized(),
+        ]
+        let result = ledger(
+            ["reconcile", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("mixed.jsonl", lines)])
+        #expect(result.code == 1)
+        #expect(result.json == .object(["appended": 2, "alreadyKnown": 0, "rejected": 2]))
+        #expect(result.err.contains("document 2: legacy receipt status 21005"), "\(result.err)")
+        #expect(result.err.contains("document 3: an App Store Server API error response (errorCode 4040010"))
+        let statuses = ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.map { $0["status"] }
+        #expect(statuses == ["INVALID_RECEIPT", "UNRECOGNIZED_DOCUMENT"])
+        let history = ledger(["history", "--data", workspace.data, "--user", "42", "--json"]).json?.array ?? []
+        #expect(history.count == 2, "the history page's transaction and Get Transaction Info's")
+    }
+
+    @Test func aLegacyCopyNeverTakesApplesSignedPrice() throws {
+        // A legacy receipt states no price. Dated when it was fetched, its copy of a transaction is the latest
+        // version; the sales report still counts the signed price, sold and refunded.
+        let signed = TestPKI.Payloads.signedDate
+        func legacy(_ transactionId: String) -> String {
+            #"{"status":0,"environment":"Sandbox","receipt":{"request_date_ms":"\#(signed + 2 * 86_400_000)","#
+                + #""bundle_id":"\#(TestPKI.bundleId)"},"latest_receipt_info":[{"quantity":"1","#
+                + #""product_id":"com.visla.gps.monthly_3","transaction_id":"\#(transactionId)","#
+                + #""original_transaction_id":"2000000000000001","purchase_date_ms":"\#(signed - 86_400_000)","#
+                + #""expires_date_ms":"\#(signed + 29 * 86_400_000)","cancellation_date_ms":"\#(signed + 86_400_000)","#
+                + #""app_account_token":"0000002a-0000-0000-0000-000000000000"}]}"#
+        }
+        func reconcile(_ name: String, _ body: String) -> CommandResult {
+            ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [workspace.file(name, [body])])
+        }
+        // The signed page first, then the legacy copy; and for another transaction the other way round.
+        #expect(reconcile("h1.json", try historyPage(["2000000000000002"])).json?["appended"] == 1)
+        #expect(reconcile("l1.json", legacy("2000000000000002")).json?["appended"] == 1)
+        #expect(reconcile("l2.json", legacy("2000000000000003")).json?["appended"] == 1)
+        let late = reconcile("h2.json", try historyPage(["2000000000000003"]))
+        #expect(late.json?["appended"] == 1, "the signed version brings the price the legacy copy lacks")
+        let report = ledger([
+            "report", "sales", "--data", workspace.data, "--from", "2026-02-01T00:00:00Z", "--to",
+            "2026-04-01T00:00:00Z", "--by", "month", "--csv",
+        ])
+        #expect(report.code == 0, "\(report.err)")
+        let lines = report.out.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        func cell(_ period: String, _ column: String) -> String? {
+            guard let header = lines.first, let at = header.firstIndex(of: column) else { return nil }
+            return lines.first { $0.first == period && $0.contains("com.visla.gps.monthly_3") }?[at]
+        }
+        // Bought on 2026-02-28 (11.70 EUR each, as Apple signed it), cancelled on 2026-03-02.
+        #expect(cell("2026-02", "sales") == "23.40", "\(report.out)")
+        #expect(cell("2026-03", "refunds") == "2", "\(report.out)")
+        #expect(cell("2026-03", "refunded") == "23.40", "\(report.out)")
+    }
+
     @Test func aSandboxReceiptSentToProductionIsRefused() {
         let file = workspace.file("r.json", [#"{"status":21007}"#])
         let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [file])

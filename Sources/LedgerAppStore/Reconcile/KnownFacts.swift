@@ -10,8 +10,9 @@ import LedgerCore
 /// predates them all. A refund that was later reversed is therefore news again, while a re-fetched
 /// unchanged transaction is not.
 ///
-/// The state of a transaction is what can change over its life and matters to entitlements: its
-/// product, expiry, revocation date and `isUpgraded`. The state of a renewal is its next product,
+/// The state of a transaction is what can change over its life and matters to entitlements or reports: its
+/// product, expiry, revocation date and `isUpgraded`, and, when the imported version states them, its price,
+/// currency and revocation type (a signed version brings the price a legacy receipt never states). The state of a renewal is its next product,
 /// auto-renew status, grace-period end and expiration intent, billing retry (absent meaning false),
 /// and, when the imported version states them, its current product, price-increase status,
 /// renewal date and renewal price.
@@ -73,8 +74,11 @@ protocol StatefulFacts: Sendable {
 
 extension TransactionFacts: StatefulFacts {
     func changesState(of prior: TransactionFacts) -> Bool {
-        productId != prior.productId || expiresDate != prior.expiresDate || revocationDate != prior.revocationDate
-            || isUpgraded != prior.isUpgraded
+        func differs<V: Equatable>(_ mine: V?, _ theirs: V?) -> Bool { mine != nil && mine != theirs }
+        return productId != prior.productId || expiresDate != prior.expiresDate
+            || revocationDate != prior.revocationDate || isUpgraded != prior.isUpgraded
+            || differs(price, prior.price) || differs(currency, prior.currency)
+            || differs(revocationType, prior.revocationType)
     }
 }
 

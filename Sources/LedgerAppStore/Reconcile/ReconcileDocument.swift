@@ -9,9 +9,15 @@ public enum ReconcileDocument: Hashable, Sendable {
     case subscriptionStatuses(SubscriptionStatusesResponse)
     /// A legacy `verifyReceipt` response (`status`, `receipt`, `latest_receipt_info`, …), unsigned.
     case legacyReceipt(LegacyReceiptResponse)
+    /// A document of the file that is none of these, or that its own decoding refuses (an API error body, a
+    /// legacy receipt whose `status` carries no receipt): refused on its own, into the quarantine, while the
+    /// file's other documents are imported.
+    case refused(raw: JSONValue, reason: AppStoreError)
 
     /// Recognises and decodes one response by its shape: `signedTransactions` is transaction
-    /// history, a `data` array is subscription statuses, a `status` without either is a legacy receipt.
+    /// history (or refund history, the same shape), a top-level `signedTransactionInfo` is Get Transaction Info
+    /// (read as a page of one), a `data` array is subscription statuses, a `status` without either is a legacy
+    /// receipt.
     ///
     /// - Throws: ``AppStoreError/Code/unrecognizedDocument`` for any other JSON (a notification body
     ///   is named as such: it belongs to `ledger ingest`); the response's own decoding errors,
@@ -29,6 +35,9 @@ public enum ReconcileDocument: Hashable, Sendable {
         if case .array? = object["data"] {
             return .subscriptionStatuses(try SubscriptionStatusesResponse(json: json))
         }
+        if object["signedTransactionInfo"] != nil {
+            return .transactionHistory(try TransactionHistoryResponse(transactionInfo: json))
+        }
         if object["status"] != nil {
             return .legacyReceipt(try LegacyReceiptResponse(json: json))
         }
@@ -36,6 +45,18 @@ public enum ReconcileDocument: Hashable, Sendable {
             throw AppStoreError(
                 .unrecognizedDocument,
                 "this is an App Store Server Notification, not an API response; feed it to `ledger ingest`")
+        }
+        if let code = object["errorCode"] {
+            let message = object["errorMessage"].flatMap(\.string).map { ": \($0)" } ?? ""
+            throw AppStoreError(
+                .unrecognizedDocument,
+                "an App Store Server API error response (errorCode \(code.serialized())\(message)); it holds no facts")
+        }
+        if object["notificationHistory"] != nil {
+            throw AppStoreError(
+                .unrecognizedDocument,
+                "a Get Notification History response: its notificationHistory[].signedPayload items are "
+                    + "notifications; feed them to `ledger ingest`")
         }
         let keys = object.keys.prefix(5).joined(separator: ", ")
         throw AppStoreError(
@@ -71,12 +92,18 @@ public enum ReconcileDocument: Hashable, Sendable {
         return documents
     }
 
-    /// Splits and recognises every document of a reconcile file, failing on the first that is not
-    /// one. Use ``split(_:)`` and ``parse(_:)`` to count rejected documents one by one instead.
+    /// Splits a reconcile file and recognises each of its documents; one that ``parse(_:)`` refuses is
+    /// ``refused(raw:reason:)``, alone.
+    ///
+    /// - Throws: ``AppStoreError/Code/invalidValue`` only when the file itself is not JSON (see ``split(_:)``).
     public static func parseAll(_ bytes: [UInt8]) throws(AppStoreError) -> [ReconcileDocument] {
         var out: [ReconcileDocument] = []
         for document in try split(bytes) {
-            out.append(try parse(document))
+            do {
+                out.append(try parse(document))
+            } catch {
+                out.append(.refused(raw: document, reason: error))
+            }
         }
         return out
     }

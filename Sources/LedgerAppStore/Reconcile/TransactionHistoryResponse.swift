@@ -1,7 +1,8 @@
 import LedgerCore
 import LedgerJSON
 
-/// One page of the App Store Server API's Get Transaction History response (`HistoryResponse`).
+/// One page of the App Store Server API's Get Transaction History response (`HistoryResponse`; Get Refund
+/// History's has the same shape, and a Get Transaction Info response reads as a page of one).
 ///
 /// Each entry of ``signedTransactions`` is a compact JWS the caller verifies like a notification's
 /// signed transaction before mapping it with
@@ -32,6 +33,15 @@ public struct TransactionHistoryResponse: Hashable, Sendable {
         bundleId = try fields.string("bundleId")
         appAppleId = try fields.int64("appAppleId")
         environment = try fields.environment()
+        raw = json
+    }
+
+    /// Decodes a Get Transaction Info response (`TransactionInfoResponse`: one `signedTransactionInfo`) as a page
+    /// of one transaction; it names no environment or app of its own.
+    public init(transactionInfo json: JSONValue) throws(AppStoreError) {
+        let fields = try JSONFields(json, path: "")
+        guard let signed = try fields.string("signedTransactionInfo") else { throw .missing("signedTransactionInfo") }
+        signedTransactions = [signed]
         raw = json
     }
 }

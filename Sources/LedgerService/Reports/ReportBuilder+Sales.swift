@@ -54,8 +54,11 @@ extension ReportBuilder {
                 }
                 sales[key, default: SalesRow()].sales += price
             }
-            if let revoked = transaction.revocationDate, !transaction.isUpgraded,
-                transaction.revocationType != "FAMILY_REVOKE", let index = bucket(of: revoked)
+            let familyRevoke =
+                transaction.revocationType == "FAMILY_REVOKE"
+                || (transaction.revocationType == nil && transaction.inAppOwnershipType == "FAMILY_SHARED")
+            if let revoked = transaction.revocationDate, !transaction.isUpgraded, !familyRevoke,
+                let index = bucket(of: revoked)
             {
                 let key = SalesKey(bucket: index, productId: transaction.productId, currency: currency)
                 let share =
@@ -74,25 +77,40 @@ extension ReportBuilder {
         }
     }
 
-    /// The latest version of every transaction with the origin of its first appearance.
+    /// The latest version of every transaction with the origin of its first appearance; its price and currency
+    /// are the latest version's that states them (a legacy receipt's copy, dated when it was fetched, states
+    /// none: Apple's signed price stays).
     static func transactions(_ entries: [LedgerEntry]) -> [(TransactionFacts, TransactionOrigin)] {
         var latest: [String: (facts: TransactionFacts, key: String)] = [:]
+        var priced: [String: (facts: TransactionFacts, key: String)] = [:]
         var first: [String: (seq: UInt64, origin: TransactionOrigin)] = [:]
+        func isLater(
+            _ transaction: TransactionFacts, _ key: String, than current: (facts: TransactionFacts, key: String)?
+        )
+            -> Bool
+        {
+            guard let current else { return true }
+            return (current.facts.signedDate, current.key) < (transaction.signedDate, key)
+        }
         for entry in entries {
             guard let transaction = entry.record.transaction else { continue }
             let id = transaction.transactionId
-            if let current = latest[id],
-                (current.facts.signedDate, current.key) >= (transaction.signedDate, entry.record.idempotencyKey)
-            {
-            } else {
-                latest[id] = (transaction, entry.record.idempotencyKey)
-            }
+            let key = entry.record.idempotencyKey
+            if isLater(transaction, key, than: latest[id]) { latest[id] = (transaction, key) }
+            if transaction.price != nil, isLater(transaction, key, than: priced[id]) { priced[id] = (transaction, key) }
             let origin = TransactionOrigin(
                 type: entry.record.notification?.type, subtype: entry.record.notification?.subtype,
                 reason: transaction.transactionReason)
             if let known = first[id], known.seq <= entry.seq { continue }
             first[id] = (entry.seq, origin)
         }
-        return latest.map { id, version in (version.facts, first[id]?.origin ?? .purchase) }
+        return latest.map { id, version in
+            var facts = version.facts
+            if facts.price == nil, let price = priced[id]?.facts {
+                facts.price = price.price
+                facts.currency = price.currency
+            }
+            return (facts, first[id]?.origin ?? .purchase)
+        }
     }
 }
