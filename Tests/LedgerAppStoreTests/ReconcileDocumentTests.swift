@@ -140,6 +140,23 @@ import Testing
         #expect(withoutRenewal.idempotencyKey == "status:2000000912345678:1759302518835:-")
     }
 
+    @Test func theItemsStatusStatesTheRetryTheRenewalInfoLeavesOut() throws {
+        let transaction = Fixture.transactionPayload()
+        let silent = Fixture.renewalPayload(["isInBillingRetryPeriod": nil])
+        func retrying(_ status: Int64, _ renewal: RenewalInfoPayload) throws -> Bool? {
+            let item = try LastTransactionStatus(
+                json: .object(["originalTransactionId": "2000000912345678", "status": .integer(status)]), path: "i")
+            return try LedgerRecord(status: item, transaction: transaction, renewal: renewal, evidence: nil)
+                .renewal?.isInBillingRetryPeriod
+        }
+        #expect(try retrying(2, silent) == false, "expired: Apple has stopped retrying")
+        #expect(try retrying(3, silent) == true)
+        #expect(try retrying(4, silent) == true, "a grace period is part of the retry")
+        #expect(try retrying(1, silent) == false)
+        #expect(try retrying(9, silent) == nil, "an undocumented status states nothing")
+        #expect(try retrying(2, Fixture.renewalPayload(["isInBillingRetryPeriod": true])) == true, "signed wins")
+    }
+
     @Test func refusesAStatusItemWhosePayloadsAreAboutAnotherSubscription() throws {
         let item = try LastTransactionStatus(
             json: Fixture.json(#"{"originalTransactionId":"2000000955555555","status":1}"#), path: "item")

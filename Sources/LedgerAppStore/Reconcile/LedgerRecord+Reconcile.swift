@@ -46,11 +46,25 @@ extension LedgerRecord {
         try Self.checkSameSubscription(transaction, renewal, context: context)
         let environment = try Self.agreedEnvironment(
             [transaction.environment, renewal?.environment, responseEnvironment], context: context)
+        var renewalFacts = renewal.map(RenewalFacts.init)
+        if renewalFacts?.isInBillingRetryPeriod == nil, let code = status?.status {
+            renewalFacts?.isInBillingRetryPeriod = Self.isRetrying(code)
+        }
         self.init(
             environment: environment, source: .subscriptionStatus,
             idempotencyKey: ReconcileKey.status(transaction, renewal),
             subject: Subject(transaction: transaction, renewal: renewal),
-            transaction: TransactionFacts(transaction), renewal: renewal.map(RenewalFacts.init),
-            evidence: evidence)
+            transaction: TransactionFacts(transaction), renewal: renewalFacts, evidence: evidence)
+    }
+
+    /// Whether Apple is retrying the charge, as the item's `status` states it (3 billing retry, 4 grace period,
+    /// which is a part of the retry), for renewal info that leaves `isInBillingRetryPeriod` out; nil for a status
+    /// Apple has not documented.
+    private static func isRetrying(_ status: SubscriptionStatus) -> Bool? {
+        switch status {
+        case .billingRetry, .billingGracePeriod: return true
+        case .active, .expired, .revoked: return false
+        default: return nil
+        }
     }
 }
