@@ -22,6 +22,14 @@ enum ReconcileCommand {
             let place = documents.count > 1 ? " document \(index + 1)" : ""
             Terminal.err("error: \(context.arguments.positionals[0])\(place): \(reason.description)\n")
         }
+        if let last = documents.last(where: \.isTransactionHistory), case .transactionHistory(let page) = last,
+            page.hasMore == true
+        {
+            let next = page.revision.map { " with revision \($0)" } ?? ""
+            Terminal.err(
+                "warning: the file's last history page says hasMore: Apple holds more; fetch the next page\(next) "
+                    + "and reconcile it too\n")
+        }
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
         defer { ledger.log.close() }
         let counts: ReconcileCounts

@@ -148,6 +148,25 @@ import Testing
         #expect(history.count == 2, "the history page's transaction and Get Transaction Info's")
     }
 
+    @Test func aLastPageWithMoreToComeIsImportedWithAWarning() throws {
+        let signed = try workspace.pki.sign(TestPKI.Payloads.transaction(transactionId: "2000000000000006"))
+        let page = JSONValue.object([
+            "signedTransactions": [.string(signed)], "revision": "next-token", "hasMore": true,
+            "environment": "Sandbox",
+        ])
+        let result = ledger(
+            ["reconcile", "--data", workspace.data] + workspace.verifyFlags
+                + [workspace.file("partial.json", [page.serialized()])])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.json?["appended"] == 1)
+        #expect(result.err.contains("hasMore: Apple holds more; fetch the next page with revision next-token"))
+        // A complete history (its last page says hasMore false) gives no warning.
+        let complete = ledger(
+            ["reconcile", "--data", workspace.data] + workspace.verifyFlags
+                + [workspace.file("complete.json", [try historyPage(["2000000000000007"])])])
+        #expect(!complete.err.contains("hasMore"))
+    }
+
     @Test func aLegacyCopyNeverTakesApplesSignedPrice() throws {
         // A legacy receipt states no price. Dated when it was fetched, its copy of a transaction is the latest
         // version; the sales report still counts the signed price, sold and refunded.

@@ -14,6 +14,12 @@ public enum ReconcileDocument: Hashable, Sendable {
     /// file's other documents are imported.
     case refused(raw: JSONValue, reason: AppStoreError)
 
+    /// Whether this is a page of transaction history (or of refund history, or a Get Transaction Info response).
+    public var isTransactionHistory: Bool {
+        if case .transactionHistory = self { return true }
+        return false
+    }
+
     /// Recognises and decodes one response by its shape: `signedTransactions` is transaction
     /// history (or refund history, the same shape), a top-level `signedTransactionInfo` is Get Transaction Info
     /// (read as a page of one), a `data` array is subscription statuses, a `status` without either is a legacy
