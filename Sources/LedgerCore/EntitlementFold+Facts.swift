@@ -28,7 +28,7 @@ extension EntitlementFold {
         let purchase: Instant
         let expires: Instant?
         let revocation: Instant?
-        /// Revoked by Family Sharing (see ``isFamilyRevocation(type:ownership:notificationType:)``).
+        /// Revoked by Family Sharing (see ``isFamilyRevocation(revocationType:ownership:revoke:)``).
         let familyRevocation: Bool
         let upgraded: Bool
         /// A consumable (transaction `type` `Consumable`): used up when bought, it grants no entitlement.

@@ -92,6 +92,15 @@ public struct TransactionFacts: Hashable, Sendable {
     }
 }
 
+extension TransactionFacts {
+    /// Whether this version's revocation (if any) is a Family Sharing removal rather than a refund, by the fold's
+    /// rule: revocationType `FAMILY_REVOKE`, or none given for a transaction shared through Family Sharing.
+    public var isFamilySharingRevocation: Bool {
+        EntitlementFold.Fact.isFamilyRevocation(
+            revocationType: revocationType?.utf8, ownership: inAppOwnershipType?.utf8, revoke: false)
+    }
+}
+
 /// The signed renewal facts of a subscription (`JWSRenewalInfoDecodedPayload`): a state that changes
 /// over time. At an instant T the fold uses the latest version signed at or before T.
 public struct RenewalFacts: Hashable, Sendable {

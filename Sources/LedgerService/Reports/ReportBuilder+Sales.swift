@@ -54,11 +54,8 @@ extension ReportBuilder {
                 }
                 sales[key, default: SalesRow()].sales += price
             }
-            let familyRevoke =
-                transaction.revocationType == "FAMILY_REVOKE"
-                || (transaction.revocationType == nil && transaction.inAppOwnershipType == "FAMILY_SHARED")
-            if let revoked = transaction.revocationDate, !transaction.isUpgraded, !familyRevoke,
-                let index = bucket(of: revoked)
+            if let revoked = transaction.revocationDate, !transaction.isUpgraded,
+                !transaction.isFamilySharingRevocation, let index = bucket(of: revoked)
             {
                 let key = SalesKey(bucket: index, productId: transaction.productId, currency: currency)
                 let share =
