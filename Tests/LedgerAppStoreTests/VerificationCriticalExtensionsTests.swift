@@ -112,31 +112,10 @@ struct VerificationCriticalExtensionsTests {
         #expect(throws: Never.self) { try verifier.verifyTransaction(signed) }
     }
 
-    /// `shared/trust/AppleRootCA-G3.cer` beside the repository (as the workplace lays it out), when present.
-    static let appleRootPath: String = {
-        var parts = "\(#filePath)".split(separator: "/").map(String.init)
-        parts.removeLast(3)  // Tests/LedgerAppStoreTests/VerificationCriticalExtensionsTests.swift
-        parts.removeLast()  // the repository's own folder
-        return "/" + (parts + ["shared", "trust", "AppleRootCA-G3.cer"]).joined(separator: "/")
-    }()
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
-    }
-
     /// The real Apple root is not part of the repository; the test runs only where it was downloaded.
-    @Test(.enabled(if: readFile(appleRootPath) != nil, "Apple Root CA - G3 is not downloaded"))
+    @Test(.enabled(if: AppleRootFile.bytes != nil, "Apple Root CA - G3 is not downloaded"))
     func appleRootCAG3PassesTheRootChecksAndTheTestPKIMirrorsIt() throws {
-        let root = try X509Certificate(fileContents: try #require(Self.readFile(Self.appleRootPath)))
+        let root = try X509Certificate(fileContents: try #require(AppleRootFile.bytes))
         #expect(root.criticalExtensionOIDs == ["2.5.29.19", "2.5.29.15"])
         #expect(!root.hasInvalidExtensions && !root.hasNameConstraints)
         // The test PKI's root has the same critical extensions, and its chains verify.

@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerTesting
 import Testing
 
 #if canImport(Glibc)
@@ -141,18 +142,10 @@ struct X509CertificateTests {
             Hex.decode(text.split(separator: ":").joined()) == SHA256.hash(chain.root.derRepresentation))
     }
 
-    /// `shared/trust/AppleRootCA-G3.cer` beside the repository (as the workplace lays it out), when present.
-    static let appleRootPath: String = {
-        var parts = "\(#filePath)".split(separator: "/").map(String.init)
-        parts.removeLast(3)  // Tests/LedgerCryptoTests/X509CertificateTests.swift
-        parts.removeLast()  // the repository's own folder
-        return "/" + (parts + ["shared", "trust", "AppleRootCA-G3.cer"]).joined(separator: "/")
-    }()
-
     /// The real Apple root is not part of the repository; the test runs only where it was downloaded.
-    @Test(.enabled(if: readFile(appleRootPath) != nil, "Apple Root CA - G3 is not downloaded"))
+    @Test(.enabled(if: AppleRootFile.bytes != nil, "Apple Root CA - G3 is not downloaded"))
     func appleRootCAG3ParsesWithItsKnownFingerprint() throws {
-        let bytes = try #require(Self.readFile(Self.appleRootPath))
+        let bytes = try #require(AppleRootFile.bytes)
         let root = try X509Certificate(fileContents: bytes)
         #expect(root.fingerprintDescription.hasPrefix("63:34:3A:BF"))
         #expect(root.fingerprintDescription.hasSuffix("3E:91:79"))
@@ -210,19 +203,6 @@ struct X509CertificateTests {
         #expect(throws: CryptoError(.invalidArgument, "")) {
             try builder.selfSigned(with: key, digest: .sha256)
         }
-    }
-
-    static func readFile(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
     }
 
     static func base64Lines(_ bytes: [UInt8]) -> String {
