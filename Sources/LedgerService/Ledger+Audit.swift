@@ -39,14 +39,20 @@ public struct AuditFinding: Sendable, Hashable {
 extension Ledger {
     /// Re-verifies every evidence payload of the subject's records against the verifier's trust roots, at each
     /// payload's own signedDate, checks that it re-derives the stored record exactly, and checks each record's
-    /// link in the hash chain.
+    /// links in the hash chain: to the record before it and from the record after it.
     public func audit(_ query: SubjectQuery, verifier: SignedDataVerifier) throws(ServiceError) -> [AuditFinding] {
         var findings: [AuditFinding] = []
         for entry in try history(of: query).sorted(by: { $0.seq < $1.seq }) {
             let chain: Bool
             do {
                 let record = try log.record(seq: entry.seq)
-                chain = record.chainLinkHolds(after: try log.previousHash(of: entry.seq))
+                // A record rewritten with its own hash recomputed still links to the one before it; the link after
+                // it, made from the hash as first written, is what breaks. That leaves the same bytes as the next
+                // record rewritten in place, so a broken link fails the records at both its ends. (The head
+                // itself needs a pinned digest: `verify --expect-head`.)
+                chain =
+                    try record.chainLinkHolds(after: log.previousHash(of: entry.seq))
+                    && (entry.seq >= log.head.seq || log.record(seq: entry.seq + 1).chainLinkHolds(after: record.hash))
             } catch {
                 chain = false
             }

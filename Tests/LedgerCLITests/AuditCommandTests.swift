@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerCrypto
 import LedgerJSON
 import LedgerLog
 import LedgerTesting
@@ -52,29 +53,50 @@ import Testing
         #expect(failed?.map { $0["seq"] } == [2])
     }
 
-    @Test func aBrokenChainLinkIsFlagged() throws {
-        try ingest(3)
+    /// Changes one character of record 2's framed idempotency key (body bytes 20…) and recomputes the frame's CRC,
+    /// as a careful forger would, and with `reseal` its own chain hash too: only the hash chain can tell.
+    func forgeRecord2(reseal: Bool) throws {
         let log = try EventLog.openReader(at: workspace.data)
         let record = try log.record(seq: 2)
+        let previous = try log.record(seq: 1).hash
         let segment = workspace.data + "/log/" + record.segment
         log.close()
         var bytes = Array(readFile(segment))
         let offset = Int(record.offset)
-        // Change one character of the framed idempotency key (body bytes 20…) and recompute the frame's CRC,
-        // as a careful forger would: only the hash chain can tell.
         bytes[offset + 8 + 20 + 3] ^= 0x01
         let length = Int(
             UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
                 bytes[offset + 3]) << 24)
+        let body = offset + 8
+        if reseal {
+            let hash = SHA256.hash(previous + bytes[body..<(body + length - 32)])
+            bytes.replaceSubrange((body + length - 32)..<(body + length), with: hash)
+        }
         let crc = CRC32C.update(
-            CRC32C.checksum(bytes[offset..<(offset + 4)]),
-            Array(bytes[(offset + 8)..<(offset + 8 + length)]).withUnsafeBytes { $0 })
+            CRC32C.checksum(bytes[offset..<(offset + 4)]), Array(bytes[body..<(body + length)]).withUnsafeBytes { $0 })
         for i in 0..<4 { bytes[offset + 4 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         write(segment, bytes: bytes)
+    }
+
+    @Test func aBrokenChainLinkIsFlagged() throws {
+        try ingest(3)
+        try forgeRecord2(reseal: false)
         let result = ledger(audit)
         #expect(result.code == 1)
         let broken = result.json?["findings"]?.array?.filter { $0["chainLink"] == false }
-        #expect(broken?.map { $0["seq"] } == [2])
+        // The link between records 1 and 2 breaks. Record 2 rewritten in place and record 1 rewritten with its
+        // hash recomputed leave the same bytes behind, so both ends of the broken link are flagged.
+        #expect(broken?.map { $0["seq"] } == [1, 2])
+        #expect(ledger(["verify", "--data", workspace.data]).code == 1)
+    }
+
+    @Test func aRecordResealedWithItsOwnHashIsFlaggedByTheLinkAfterIt() throws {
+        try ingest(3)
+        try forgeRecord2(reseal: true)
+        let result = ledger(audit)
+        #expect(result.code == 1)
+        let broken = result.json?["findings"]?.array?.filter { $0["chainLink"] == false }.map { $0["seq"] }
+        #expect(broken == [2, 3], "record 2 links to record 1, but record 3 no longer links to it")
         #expect(ledger(["verify", "--data", workspace.data]).code == 1)
     }
 }
