@@ -279,25 +279,35 @@ public final class Ledger: Sendable {
     public func history(of query: SubjectQuery, asOf: Instant? = nil, knownAt: Instant? = nil) throws(ServiceError)
         -> [LedgerEntry]
     {
-        let owned = try ownedEntries(for: query)
-        return owned.filter { entry in
-            (knownAt.map { entry.recordedAt <= $0 } ?? true) && (asOf.map { entry.effectiveAt <= $0 } ?? true)
-        }.sorted { ($0.effectiveAt, $0.seq) < ($1.effectiveAt, $1.seq) }
+        try ownedEntries(for: query, knownAt: knownAt)
+            .filter { entry in asOf.map { entry.effectiveAt <= $0 } ?? true }
+            .sorted { ($0.effectiveAt, $0.seq) < ($1.effectiveAt, $1.seq) }
     }
 
-    /// The entries about the subject's own subscriptions (and its operator records), without records of
-    /// subscriptions that belong to someone else.
-    func ownedEntries(for query: SubjectQuery) throws(ServiceError) -> [LedgerEntry] {
-        let entries = try entries(for: query)
-        let owned = Set(
-            fold.subscriptions(in: entries, at: .distantFuture, knownAt: nil)
-                .filter { $0.owner.matches(query) }.map(\.state.originalTransactionId))
-        return entries.filter { entry in
-            if let otid = entry.record.subject.originalTransactionId ?? entry.record.transaction?.originalTransactionId
-            {
-                return owned.contains(otid) || entry.record.subject.matches(query)
+    /// The entries appended by `knownAt` about the subject's own subscriptions, as owned by then (a link
+    /// recorded later has not yet made an orphan the user's), and its operator records, without records of
+    /// subscriptions that belong to someone else. A subscription's history also holds the corrections addressed
+    /// to its owner, which change its state (a revoke of the user's).
+    func ownedEntries(for query: SubjectQuery, knownAt: Instant?) throws(ServiceError) -> [LedgerEntry] {
+        let entries = try entries(for: query).filter { entry in knownAt.map { entry.recordedAt <= $0 } ?? true }
+        let subscriptions = fold.subscriptions(in: entries, at: .distantFuture, knownAt: nil)
+        let owned = Set(subscriptions.filter { $0.owner.matches(query) }.map(\.state.originalTransactionId))
+        var owners: [SubjectQuery] = []
+        if case .originalTransaction(let otid) = query {
+            for subscription in subscriptions where subscription.state.originalTransactionId == otid {
+                let owner = subscription.owner
+                if let query = owner.userId.map(SubjectQuery.user) ?? owner.appAccountToken.map(SubjectQuery.account) {
+                    owners.append(query)
+                }
             }
-            return entry.record.subject.matches(query)
+        }
+        return entries.filter { entry in
+            let subject = entry.record.subject
+            if let otid = subject.originalTransactionId ?? entry.record.transaction?.originalTransactionId {
+                return owned.contains(otid) || subject.matches(query)
+            }
+            if entry.record.source == .correction, owners.contains(where: subject.matches) { return true }
+            return subject.matches(query)
         }
     }
 }
