@@ -64,14 +64,16 @@ enum Commands {
     }
 
     /// `verify` for the configured store: the file log's segments, or the PostgreSQL records table.
-    static func verify(_ context: CommandContext, expectHead: [UInt8]?) throws(CLIError) -> VerifyReport {
+    static func verify(_ context: CommandContext, expectHead: [UInt8]?, expectSeq: UInt64?) throws(CLIError)
+        -> VerifyReport
+    {
         do {
             if let url = try postgresURL(context) {
                 let store = try PostgresStore.openReader(url: url)
                 defer { store.close() }
-                return try store.verify(expectHead: expectHead)
+                return try store.verify(expectHead: expectHead, expectSeq: expectSeq)
             }
-            return try EventLog.verify(at: context.dataDirectory, expectHead: expectHead)
+            return try EventLog.verify(at: context.dataDirectory, expectHead: expectHead, expectSeq: expectSeq)
         } catch let error as LogError {
             throw CLIError.failure(error.message)
         } catch {

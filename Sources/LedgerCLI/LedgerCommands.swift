@@ -88,11 +88,14 @@ public enum LedgerCommands {
             ]),
         CommandSpec(
             name: "verify", summary: "Check every record's checksum and the hash chain.",
-            usage: ["verify [--data DIR | --store URL] [--expect-head HEX] [--json]"],
+            usage: ["verify [--data DIR | --store URL] [--expect-head HEX [--expect-seq N]] [--json]"],
             discussion:
-                "Exit 1 naming the first bad segment and offset, or when the head differs from --expect-head.",
+                "Exit 1 naming the first bad segment and offset, or when the head differs from --expect-head. "
+                + "With --expect-seq N the pinned hash is record N's (the seq `digest` printed with it), so a pin "
+                + "still proves nothing up to N was rewritten after the log has grown.",
             options: [
-                data, store, OptionSpec("--expect-head", value: "HEX", "The head hash pinned earlier."), json,
+                data, store, OptionSpec("--expect-head", value: "HEX", "The head hash pinned earlier."),
+                OptionSpec("--expect-seq", value: "N", "The seq the pinned hash is of (default: the head)."), json,
                 catalog,
             ]),
         CommandSpec(

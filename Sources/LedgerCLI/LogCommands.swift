@@ -14,7 +14,11 @@ enum LogCommands {
             }
             expected = bytes
         }
-        let report = try Commands.verify(context, expectHead: expected)
+        let seq = try context.integer("--expect-seq", in: 1...Int64.max).map { UInt64($0) }
+        if seq != nil, expected == nil {
+            throw CLIError.usage("--expect-seq needs --expect-head (the hash pinned with that seq)", command: "verify")
+        }
+        let report = try Commands.verify(context, expectHead: expected, expectSeq: seq)
         if context.json {
             var object: JSONObject = [
                 "ok": .bool(report.ok), "records": .integer(Int64(clamping: report.records)),

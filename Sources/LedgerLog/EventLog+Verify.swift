@@ -113,7 +113,7 @@ extension EventLog {
                     ?? LogProblem(
                         kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? walk.headSeq,
                         message: "the chain hash of \(at) is \(found), not the expected \(Hex.encode(expectHead)); "
-                            + "history was rewritten or this is another log")
+                            + LogProblem.headMismatchCauses(pinnedAtHead: expectSeq == nil))
             }
         }
         return report

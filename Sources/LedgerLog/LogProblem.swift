@@ -51,3 +51,14 @@ public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+extension LogProblem {
+    /// What a pinned hash that no longer matches means: a rewrite of history, another log, or — for a hash pinned
+    /// as the head's — records appended since, which `--expect-seq` with the pinned seq tells apart.
+    public static func headMismatchCauses(pinnedAtHead: Bool) -> String {
+        pinnedAtHead
+            ? "records were appended since it was pinned (give its seq with --expect-seq), history was rewritten, "
+                + "or this is another log"
+            : "history was rewritten up to there, or this is another log"
+    }
+}

@@ -8,9 +8,10 @@ extension PostgresStore {
     ///   - expectHead: a pinned head hash; the check fails unless the head has it.
     ///   - progress: called now and then with the seq reached.
     /// - Throws: only when the database cannot be read.
-    public func verify(expectHead: [UInt8]? = nil, progress: ((UInt64) -> Void)? = nil) throws(LogError)
-        -> VerifyReport
-    {
+    public func verify(
+        expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil, progress: ((UInt64) -> Void)? = nil
+    ) throws(LogError) -> VerifyReport {
+        var pinned: [UInt8]?
         let environment = self.environment
         var hash = environment.map { LogFormat.genesis(environment: $0) } ?? []
         var seq: UInt64 = 0
@@ -39,6 +40,7 @@ extension PostgresStore {
                 hash = record.hash
                 seq = record.seq
                 time = record.recordedAt
+                if seq == expectSeq { pinned = hash }
                 if let progress, seq & 0xFFFF == 0 { progress(seq) }
             }
         } catch is VerifyStop {
@@ -50,11 +52,18 @@ extension PostgresStore {
         } catch {
             throw LogError(.io, "verifying \(path): \(error)")
         }
-        if let expectHead, problem == nil, expectHead != hash {
-            problem = LogProblem(
-                kind: .headMismatch, segment: nil, offset: nil, seq: seq,
-                message: "the chain hash of the head (record \(seq)) is \(Hex.encode(hash)), not the expected "
-                    + "\(Hex.encode(expectHead)); history was rewritten or this is another ledger")
+        if let expectHead, problem == nil || expectSeq != nil {
+            let actual = expectSeq == nil ? hash : pinned
+            if actual != expectHead {
+                let at = expectSeq.map { "record \($0)" } ?? "the head (record \(seq))"
+                problem =
+                    problem
+                    ?? LogProblem(
+                        kind: .headMismatch, segment: nil, offset: nil, seq: expectSeq ?? seq,
+                        message: "the chain hash of \(at) is \(actual.map { Hex.encode($0) } ?? "no such record"), not "
+                            + "the expected \(Hex.encode(expectHead)); \(LogProblem.headMismatchCauses(pinnedAtHead: expectSeq == nil))"
+                    )
+            }
         }
         return VerifyReport(
             records: seq, headSeq: seq, headHash: hash, headTime: time, environment: environment, segments: 0,

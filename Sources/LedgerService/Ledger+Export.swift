@@ -78,8 +78,8 @@ extension Ledger {
         let environment: LedgerEnvironment
         /// The evidence bytes the record references, hashed against the reference.
         let evidence: [UInt8]?
-        let exportedSeq: Int64?
-        let exportedHash: [UInt8]?
+        let exportedSeq: Int64
+        let exportedHash: [UInt8]
     }
 
     /// Checks that importing `items` reproduces the chain hashes the export carries wherever it continues the
@@ -113,13 +113,11 @@ extension Ledger {
             guard let recordedAt = entry.recordedAt else { continue }  // always set, from recordedAtMs
             seq += 1
             let computed = LogFormat.chainHash(previous: previous, seq: seq, recordedAt: recordedAt, entry: entry)
-            if let exportedHash = item.exportedHash, item.exportedSeq == Int64(clamping: seq),
-                exporterPrevious == previous, computed != exportedHash
-            {
+            if item.exportedSeq == Int64(clamping: seq), exporterPrevious == previous, computed != item.exportedHash {
                 throw ServiceError(
                     .invalidInput,
                     "line \(item.number): record \(seq) does not hash to the export's hash "
-                        + "\(Hex.encode(exportedHash)) (it gives \(Hex.encode(computed))): the export was altered after "
+                        + "\(Hex.encode(item.exportedHash)) (it gives \(Hex.encode(computed))): the export was altered after "
                         + "it was written. Nothing was imported")
             }
             previous = computed
@@ -131,11 +129,16 @@ extension Ledger {
     /// references, hashed against the reference.
     private func exportItem(_ line: JSONValue, number: Int) throws(ServiceError) -> ExportItem {
         let where_ = "line \(number)"
+        // The exporter's seq and chain hash are required: without them an altered record could not be told.
         guard let key = line["idempotencyKey"]?.string, let payloadText = line["payload"]?.string,
-            let payload = Base64.decode(payloadText), let recordedAt = line["recordedAtMs"]?.int64
+            let payload = Base64.decode(payloadText), let recordedAt = line["recordedAtMs"]?.int64,
+            let exportedSeq = line["seq"]?.int64, let exportedHash = line["hash"]?.string.flatMap(Hex.decode),
+            exportedHash.count == 32
         else {
             throw ServiceError(
-                .invalidInput, "\(where_) is not an export line: it needs idempotencyKey, payload and recordedAtMs")
+                .invalidInput,
+                "\(where_) is not an export line: it needs idempotencyKey, payload, recordedAtMs, seq and a 32-byte "
+                    + "hex hash")
         }
         let record: LedgerRecord
         do {
@@ -179,6 +182,6 @@ extension Ledger {
         }
         return ExportItem(
             number: number, entry: entry, environment: record.environment, evidence: evidence,
-            exportedSeq: line["seq"]?.int64, exportedHash: line["hash"]?.string.flatMap(Hex.decode))
+            exportedSeq: exportedSeq, exportedHash: exportedHash)
     }
 }

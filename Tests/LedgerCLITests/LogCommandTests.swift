@@ -33,6 +33,22 @@ import Testing
         #expect(ledger(["verify", "--data", workspace.data, "--expect-head", "xyz"]).code == 64)
     }
 
+    @Test func aPinStillHoldsAfterTheLogGrowsWhenItsSeqIsGiven() throws {
+        try ingest(2)
+        let digest = try #require(ledger(["digest", "--data", workspace.data, "--json"]).json)
+        let pinned = try #require(digest["head"]?.string)
+        #expect(digest["seq"] == 2)
+        try ingest(4)  // two more records
+        let verify = ["verify", "--data", workspace.data, "--expect-head", pinned]
+        let atHead = ledger(verify)
+        #expect(atHead.code == 1, "the head moved on")
+        #expect(atHead.err.contains("records were appended since it was pinned (give its seq with --expect-seq)"))
+        #expect(ledger(verify + ["--expect-seq", "2"]).code == 0, "nothing up to record 2 was rewritten")
+        #expect(ledger(verify + ["--expect-seq", "3"]).code == 1)
+        #expect(ledger(verify + ["--expect-seq", "9"]).code == 1, "no such record")
+        #expect(ledger(["verify", "--data", workspace.data, "--expect-seq", "2"]).code == 64)
+    }
+
     @Test func exportThenImportReproducesTheHeadAndIsIdempotent() throws {
         try ingest(4)
         let export = ledger(["export", "--data", workspace.data])
@@ -66,8 +82,13 @@ import Testing
         // A record indexed under another user.
         var reindexed = lines
         reindexed[1] = reindexed[1].replacing(#""subjectKeys":["#, with: #""subjectKeys":["u:1","#)
+        // The same retimed line with its seq and hash deleted, so that there is nothing to compare it with.
+        var unhashed = retimed
+        let members = try #require(JSONValue.parse(Array(retimed[2].utf8)).object)
+        unhashed[2] = JSONValue.object(JSONObject(members.filter { $0.key != "hash" && $0.key != "seq" })).serialized()
         for (name, altered, error) in [
             ("retimed", retimed, "line 3: record 3 does not hash to the export's hash"),
+            ("unhashed", unhashed, "line 3 is not an export line: it needs idempotencyKey, payload, recordedAtMs, seq"),
             ("swapped", swapped, "line 4: the idempotencyKey is not the record's own"),
             ("reindexed", reindexed, "line 2: the subjectKeys are not the record's own"),
         ] {
