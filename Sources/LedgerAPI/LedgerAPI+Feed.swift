@@ -12,6 +12,8 @@ extension LedgerAPI {
     static let maxFeedLimit = 1000
     /// The longest a feed request waits for new events, in seconds.
     static let maxFeedWait = 60.0
+    /// How often a waiting feed request looks whether the server is shutting down, in milliseconds.
+    static let drainCheckMillis = 100
 
     /// `GET /v1/events?after=SEQ&limit=N&wait=S`: the records after SEQ, gap-free in sequence order, and
     /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record.
@@ -20,8 +22,17 @@ extension LedgerAPI {
         let limit = try wholeNumber(request, "limit", default: 100, range: 1...UInt64(Self.maxFeedLimit))
         let wait = try number(request, "wait", default: 0, range: 0...Self.maxFeedWait)
         if wait > 0 {
-            // Woken by the writer's group commit as soon as a record after the cursor is durable.
-            _ = ledger.log.waitForHead(after: cursor, timeoutMillis: Int(wait * 1000))
+            // Woken by the writer's group commit as soon as a record after the cursor is durable; waiting in slices
+            // of at most `drainCheckMillis`, so that a shutdown ends the wait at once (``endLongPolls()``).
+            let deadline = monotonicSeconds() + wait
+            while !draining.isSet {
+                let left = Int((deadline - monotonicSeconds()) * 1000)
+                if left <= 0
+                    || ledger.log.waitForHead(after: cursor, timeoutMillis: min(left, Self.drainCheckMillis)) > cursor
+                {
+                    break
+                }
+            }
         }
         let head = ledger.log.head.seq
         var events: [JSONValue] = []

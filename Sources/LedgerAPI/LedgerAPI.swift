@@ -4,6 +4,7 @@ import LedgerHTTP
 import LedgerJSON
 import LedgerLog
 import LedgerService
+import Synchronization
 
 /// The ledger's HTTP API: the App Store webhook, the backend's read endpoints, the catch-up feed,
 /// operator endpoints, health, metrics and the OpenAPI document (``OpenAPIDocument``).
@@ -20,6 +21,8 @@ public struct LedgerAPI: Sendable {
     public let metrics: LedgerMetrics
     /// The clock for "now" (milliseconds since the epoch).
     public let clock: @Sendable () -> Int64
+    /// Set when the server begins to shut down: feed requests waiting for events answer at once.
+    let draining = DrainFlag()
 
     /// Creates the API.
     public init(
@@ -32,6 +35,13 @@ public struct LedgerAPI: Sendable {
         self.adminToken = adminToken
         self.metrics = metrics
         self.clock = clock
+    }
+
+    /// Ends every feed request's wait for events, now and from now on: the server is shutting down (wire it to
+    /// ``LedgerHTTP/HTTPServer/Configuration/onDrain``), and a long-poll must not hold the shutdown for its whole
+    /// wait. Each answers with the events it has, usually none, and the cursor to continue from.
+    public func endLongPolls() {
+        draining.set()
     }
 
     /// Every route.
@@ -86,4 +96,15 @@ public struct LedgerAPI: Sendable {
     public func application() -> HTTPApplication {
         HTTPApplication(router: router())
     }
+}
+
+/// A flag set once, read by any thread.
+final class DrainFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    /// Whether it was set.
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    /// Sets it.
+    func set() { value.store(true, ordering: .releasing) }
 }

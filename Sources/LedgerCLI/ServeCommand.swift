@@ -20,8 +20,9 @@ enum ServeCommand {
         let api = LedgerAPI(
             pipeline: pipeline, readToken: context.arguments.value("--read-token"),
             adminToken: context.arguments.value("--admin-token"), metrics: metrics)
-        let configuration = HTTPServer.Configuration(
+        var configuration = HTTPServer.Configuration(
             host: host, port: UInt16(port), accessLog: AccessLog(fileDescriptor: 2), metrics: metrics.http)
+        configuration.onDrain = { api.endLongPolls() }
         do {
             let server = try HTTPServer(configuration: configuration, responder: api.application())
             try server.run { line in

@@ -47,6 +47,9 @@ extension HTTPServer {
         public var accessLog: AccessLog?
         /// The metrics the server records into, or nil.
         public var metrics: ServerMetrics?
+        /// Called once when shutdown begins, before in-flight requests are waited for: a long-polling handler's
+        /// cue to answer at once instead of holding the shutdown until its wait runs out.
+        public var onDrain: (@Sendable () -> Void)?
 
         /// Creates a configuration with the ledger's defaults.
         public init(

@@ -110,6 +110,7 @@ public final class HTTPServer: Sendable {
                 return
             }
             core.beginDraining()
+            core.configuration.onDrain?()
             Threads.join(acceptThread)
             if graceful {
                 waitForConnections(milliseconds: core.configuration.timeouts.drain.milliseconds)

@@ -31,4 +31,32 @@ import Testing
         #expect(feed.json?["next"] == 1)
         #expect(seconds < 10, "the feed waited \(seconds) s instead of returning when the record arrived")
     }
+
+    @Test func aWaitingFeedAnswersAtOnceWhenTheServerShutsDown() throws {
+        let harness = try APIHarness()
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.onDrain = { [api = harness.api] in api.endLongPolls() }
+        let server = try HTTPServer(configuration: configuration, responder: harness.application)
+        let port = try server.start()
+        let slots = ResultSlots<(status: Int, body: [UInt8], seconds: Double)>(count: 2)
+        runThreads(2) { thread in
+            let started = Date()
+            if thread == 0 {
+                if let response = try? HTTPClient(port: port).send(.get, "/v1/events?after=0&wait=30") {
+                    slots.set(0, (Int(response.status.code), response.body, Date().timeIntervalSince(started)))
+                }
+            } else {
+                usleep(300_000)
+                server.shutdown()
+                slots.set(1, (0, [], Date().timeIntervalSince(started)))
+            }
+        }
+        let values = slots.values()
+        let feed = try #require(values[0], "the feed request got no answer")
+        #expect(feed.status == 200)
+        #expect(try JSONValue.parse(feed.body) == .object(["events": [], "next": 0]))
+        #expect(feed.seconds < 5, "the feed held on for \(feed.seconds) s of its 30 s wait")
+        let shutdown = try #require(values[1])
+        #expect(shutdown.seconds < 5, "the shutdown took \(shutdown.seconds) s")
+    }
 }
