@@ -17,20 +17,28 @@ enum InspectCommand {
                 throw VerificationError(.invalidJWTFormat, "the input is over the \(limit)-byte limit")
             }
             let signed = try SignedDataVerifier.signedData(fromInput: input)
-            // Decoded into the typed models as ingest and the webhook decode it (and Apple's libraries), so a
-            // field of the wrong type is INVALID_JWT_FORMAT here too; the JSON as signed is what is printed.
+            // Judged as Apple's libraries judge it: decoded into the typed models (the ones ingest and the
+            // webhook use), so a field of the wrong type is INVALID_JWT_FORMAT, but a field Apple leaves optional
+            // may be absent, and a nested signed field that does not verify leaves the notification valid (noted
+            // on stderr, printed as signed). The JSON as signed is what is printed.
             let decoded: JSONValue
             switch kind {
             case "transaction":
                 decoded = try verifier.verifyTransaction(signed)
-                _ = try TransactionPayload(verified: decoded)
+                _ = try TransactionPayload(verified: decoded, requiringLedgerFields: false)
             case "renewal":
                 decoded = try verifier.verifyRenewalInfo(signed)
-                _ = try RenewalInfoPayload(verified: decoded)
+                _ = try RenewalInfoPayload(verified: decoded, requiringLedgerFields: false)
             default:
-                let verified = try verifier.verifyNotification(signed)
-                _ = try DecodedNotification(verified)
+                let (verified, failures) = try verifier.verifyNotificationEnvelope(signed)
+                _ = try DecodedNotification(verified, requiringLedgerFields: false)
                 decoded = verified.expandedPayload
+                for failure in failures {
+                    Terminal.err(
+                        "note: \(failure.field) does not verify (\(failure.error.status.rawValue): "
+                            + "\(failure.error.message)); printed as signed. The notification itself is valid, as "
+                            + "Apple's verifyAndDecodeNotification judges it; ingest would refuse it\n")
+                }
             }
             Terminal.line(decoded.serialized(.pretty))
             return 0

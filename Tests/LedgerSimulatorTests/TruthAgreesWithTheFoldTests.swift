@@ -25,10 +25,10 @@ func theFoldOfTheSignedNotificationsStatesTheTruth(environment: LedgerEnvironmen
     var entries: [LedgerEntry] = []
     for (index, delivery) in deliveries.enumerated() {
         let verified = try verifier.verifyNotification(body: bodies[delivery.notification])
+        let decoded = try DecodedNotification(verified)
         let record = try LedgerRecord(
-            notification: NotificationPayload(json: verified.payload),
-            transaction: verified.transaction.map(TransactionPayload.init(json:)),
-            renewal: verified.renewalInfo.map(RenewalInfoPayload.init(json:)), evidence: nil)
+            notification: decoded.notification, transaction: decoded.transaction, renewal: decoded.renewal,
+            evidence: nil)
         entries.append(LedgerEntry(seq: UInt64(index + 1), recordedAt: delivery.deliveredAt, record: record))
     }
     #expect(entries.count > simulation.notifications.count)

@@ -8,6 +8,10 @@ struct JSONFields {
     let object: JSONObject
     /// The object's own path, e.g. `data`; empty at the top.
     let path: String
+    /// Whether the members the ledger needs (ids, dates; Apple's models leave every member optional) must be
+    /// present: true to record a payload, false to judge it as Apple's libraries do (`ledger inspect`), where
+    /// only a member of the wrong type fails. An absent one then reads as an empty string or the epoch.
+    var ledgerFieldsRequired = true
 
     /// Wraps `value`, which must be an object.
     init(_ value: JSONValue, path: String) throws(AppStoreError) {
@@ -36,7 +40,10 @@ struct JSONFields {
 
     /// A string member that must be present.
     func requiredString(_ key: String) throws(AppStoreError) -> String {
-        guard let text = try string(key) else { throw .missing(path(key)) }
+        guard let text = try string(key) else {
+            if ledgerFieldsRequired { throw .missing(path(key)) }
+            return ""
+        }
         return text
     }
 
@@ -79,7 +86,10 @@ struct JSONFields {
 
     /// A date member that must be present.
     func requiredInstant(_ key: String) throws(AppStoreError) -> Instant {
-        guard let instant = try instant(key) else { throw .missing(path(key)) }
+        guard let instant = try instant(key) else {
+            if ledgerFieldsRequired { throw .missing(path(key)) }
+            return Instant(milliseconds: 0)
+        }
         return instant
     }
 
@@ -121,9 +131,11 @@ struct JSONFields {
     }
 
     /// A UUID member, in canonical lower-case form.
+    /// A UUID member, canonical; judged as Apple's libraries do (`ledgerFieldsRequired` false), any string.
     func uuid(_ key: String) throws(AppStoreError) -> String? {
         guard let text = try string(key) else { return nil }
         guard let canonical = AccountToken.canonical(text) else {
+            if !ledgerFieldsRequired { return text }
             throw AppStoreError(
                 .invalidValue, "field \(path(key)) is \"\(text)\", which is not a UUID", path: path(key))
         }

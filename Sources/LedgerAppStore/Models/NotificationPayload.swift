@@ -28,13 +28,16 @@ public struct NotificationPayload: Hashable, Sendable {
     public var raw: JSONValue
 
     /// Decodes a verified notification payload. The type, the UUID and the signed date are required;
-    /// every other field may be absent. A known field of the wrong JSON type is an error.
-    public init(json: JSONValue) throws(AppStoreError) {
-        let fields = try JSONFields(json, path: "")
+    /// every other field may be absent. A known field of the wrong JSON type is an error. With
+    /// `requiringLedgerFields` false, as Apple's libraries do: every field may be absent (read empty).
+    public init(json: JSONValue, requiringLedgerFields: Bool = true) throws(AppStoreError) {
+        var fields = try JSONFields(json, path: "")
+        fields.ledgerFieldsRequired = requiringLedgerFields
         notificationType = NotificationType(rawValue: try fields.requiredString("notificationType"))
         subtype = try fields.raw("subtype")
-        guard let uuid = try fields.uuid("notificationUUID") else { throw .missing("notificationUUID") }
-        notificationUUID = uuid
+        let uuid = try fields.uuid("notificationUUID")
+        if uuid == nil, requiringLedgerFields { throw .missing("notificationUUID") }
+        notificationUUID = uuid ?? ""
         data = try fields.objectValue("data").map { value throws(AppStoreError) in
             try NotificationData(json: value)
         }

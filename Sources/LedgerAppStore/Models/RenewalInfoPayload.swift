@@ -57,9 +57,11 @@ public struct RenewalInfoPayload: Hashable, Sendable {
     /// The JSON this was decoded from.
     public var raw: JSONValue
 
-    /// Decodes verified renewal info.
-    public init(json: JSONValue) throws(AppStoreError) {
-        let f = try JSONFields(json, path: "renewalInfo")
+    /// Decodes verified renewal info. With `requiringLedgerFields` false, as Apple's libraries do: only a
+    /// member of the wrong type fails, an absent one reads empty.
+    public init(json: JSONValue, requiringLedgerFields: Bool = true) throws(AppStoreError) {
+        var f = try JSONFields(json, path: "renewalInfo")
+        f.ledgerFieldsRequired = requiringLedgerFields
         expirationIntent = try f.raw("expirationIntent")
         originalTransactionId = try f.requiredString("originalTransactionId")
         autoRenewProductId = try f.string("autoRenewProductId")

@@ -76,9 +76,11 @@ public struct TransactionPayload: Hashable, Sendable {
     /// The JSON this was decoded from.
     public var raw: JSONValue
 
-    /// Decodes a verified transaction payload.
-    public init(json: JSONValue) throws(AppStoreError) {
-        let f = try JSONFields(json, path: "transaction")
+    /// Decodes a verified transaction payload. With `requiringLedgerFields` false, as Apple's libraries do: only a
+    /// member of the wrong type fails, an absent one reads empty.
+    public init(json: JSONValue, requiringLedgerFields: Bool = true) throws(AppStoreError) {
+        var f = try JSONFields(json, path: "transaction")
+        f.ledgerFieldsRequired = requiringLedgerFields
         originalTransactionId = try f.requiredString("originalTransactionId")
         transactionId = try f.requiredString("transactionId")
         webOrderLineItemId = try f.string("webOrderLineItemId")

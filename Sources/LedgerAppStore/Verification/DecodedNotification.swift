@@ -17,14 +17,15 @@ public struct DecodedNotification: Sendable {
     public let renewal: RenewalInfoPayload?
 
     /// Decodes `verified`; a payload that does not decode is `INVALID_JWT_FORMAT`, its message naming the
-    /// field.
-    public init(_ verified: VerifiedNotification) throws(VerificationError) {
-        notification = try NotificationPayload(verified: verified.payload)
+    /// field. With `requiringLedgerFields` false it is judged as Apple's libraries judge it (`ledger inspect`):
+    /// only a field of the wrong type fails, not one the ledger needs to record it but Apple leaves optional.
+    public init(_ verified: VerifiedNotification, requiringLedgerFields: Bool = true) throws(VerificationError) {
+        notification = try NotificationPayload(verified: verified.payload, requiringLedgerFields: requiringLedgerFields)
         transaction = try verified.transaction.map { json throws(VerificationError) in
-            try TransactionPayload(verified: json)
+            try TransactionPayload(verified: json, requiringLedgerFields: requiringLedgerFields)
         }
         renewal = try verified.renewalInfo.map { json throws(VerificationError) in
-            try RenewalInfoPayload(verified: json)
+            try RenewalInfoPayload(verified: json, requiringLedgerFields: requiringLedgerFields)
         }
     }
 }
@@ -39,23 +40,35 @@ extension VerificationError {
 
 extension NotificationPayload {
     /// Decodes a verified notification payload; a failure is `INVALID_JWT_FORMAT`.
-    public init(verified json: JSONValue) throws(VerificationError) {
-        do { try self.init(json: json) } catch { throw VerificationError(decoding: error) }
+    public init(verified json: JSONValue, requiringLedgerFields: Bool = true) throws(VerificationError) {
+        do {
+            try self.init(json: json, requiringLedgerFields: requiringLedgerFields)
+        } catch {
+            throw VerificationError(decoding: error)
+        }
     }
 }
 
 extension TransactionPayload {
     /// Decodes a verified transaction (`ledger inspect --as transaction`, a notification's nested one); a
     /// failure is `INVALID_JWT_FORMAT`.
-    public init(verified json: JSONValue) throws(VerificationError) {
-        do { try self.init(json: json) } catch { throw VerificationError(decoding: error) }
+    public init(verified json: JSONValue, requiringLedgerFields: Bool = true) throws(VerificationError) {
+        do {
+            try self.init(json: json, requiringLedgerFields: requiringLedgerFields)
+        } catch {
+            throw VerificationError(decoding: error)
+        }
     }
 }
 
 extension RenewalInfoPayload {
     /// Decodes verified renewal info (`ledger inspect --as renewal`, a notification's nested one); a failure
     /// is `INVALID_JWT_FORMAT`.
-    public init(verified json: JSONValue) throws(VerificationError) {
-        do { try self.init(json: json) } catch { throw VerificationError(decoding: error) }
+    public init(verified json: JSONValue, requiringLedgerFields: Bool = true) throws(VerificationError) {
+        do {
+            try self.init(json: json, requiringLedgerFields: requiringLedgerFields)
+        } catch {
+            throw VerificationError(decoding: error)
+        }
     }
 }

@@ -20,7 +20,36 @@ extension SignedDataVerifier {
         try verifyNotification(envelope: CompactJWS(bytes: Self.signedPayloadBytes(fromBody: body)))
     }
 
+    /// A nested signed field of a notification that did not verify.
+    public struct NestedFailure: Sendable {
+        /// `data.signedTransactionInfo` or `data.signedRenewalInfo`.
+        public var field: String
+        /// Why it did not verify.
+        public var error: VerificationError
+    }
+
+    /// Verifies a notification as Apple's `verifyAndDecodeNotification` judges it: the envelope's signature,
+    /// chain, app and environment decide, and a nested `signedTransactionInfo` or `signedRenewalInfo` that does
+    /// not verify is left as signed and returned with its error instead of failing the notification (`ledger
+    /// inspect`; the ledger itself records nothing it could not verify whole: see `verifyNotification(_:)`).
+    public func verifyNotificationEnvelope(_ signedPayload: String) throws(VerificationError)
+        -> (notification: VerifiedNotification, nestedFailures: [NestedFailure])
+    {
+        var failures: [NestedFailure]? = []
+        let notification = try verifyNotification(envelope: CompactJWS(signedPayload), tolerating: &failures)
+        return (notification, failures ?? [])
+    }
+
     private func verifyNotification(envelope: CompactJWS) throws(VerificationError) -> VerifiedNotification {
+        var failures: [NestedFailure]? = nil
+        return try verifyNotification(envelope: envelope, tolerating: &failures)
+    }
+
+    /// Verifies a notification and its nested JWS; a nested one that fails fails the whole, unless `failures` is
+    /// a list to note it in.
+    private func verifyNotification(envelope: CompactJWS, tolerating failures: inout [NestedFailure]?)
+        throws(VerificationError) -> VerifiedNotification
+    {
         let (payload, header, evidence) = try verifyReturningHeader(envelope, coveredBy: nil)
         let covered = configuration.nestedSignatures == .coveredByEnvelope ? header : nil
         let identity = try NotificationIdentity(payload)
@@ -46,14 +75,16 @@ extension SignedDataVerifier {
                 do {
                     transaction = try verifyTransaction(signed, coveredBy: covered)
                 } catch {
-                    throw error.within("data.signedTransactionInfo")
+                    guard failures != nil else { throw error.within("data.signedTransactionInfo") }
+                    failures?.append(NestedFailure(field: "data.signedTransactionInfo", error: error))
                 }
             }
             if let signed = try SignedFields.string(data, "signedRenewalInfo") {
                 do {
                     renewalInfo = try verifyRenewalInfo(signed, coveredBy: covered)
                 } catch {
-                    throw error.within("data.signedRenewalInfo")
+                    guard failures != nil else { throw error.within("data.signedRenewalInfo") }
+                    failures?.append(NestedFailure(field: "data.signedRenewalInfo", error: error))
                 }
             }
         }
