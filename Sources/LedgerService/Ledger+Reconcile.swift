@@ -93,8 +93,7 @@ extension Ledger {
                     try reject(raw, "INVALID_RECEIPT", error.description)
                 }
             case .refused(let raw, let reason):
-                let status = reason.code == .receiptStatus ? "INVALID_RECEIPT" : "UNRECOGNIZED_DOCUMENT"
-                try reject(raw.serializedBytes(), status, reason.description)
+                try reject(raw.serializedBytes(), Self.refusalStatus(raw, reason), reason.description)
             }
         }
         // Each fact is encoded and checked once, its evidence referenced: one the log could not store (a field
@@ -131,5 +130,14 @@ extension Ledger {
             }
         }
         return counts
+    }
+
+    /// The quarantine status of a document the reconciliation refused whole: none it knows
+    /// (`UNRECOGNIZED_DOCUMENT`), a legacy receipt that is refused or does not decode (`INVALID_RECEIPT`), or an
+    /// API response whose own JSON does not decode (`INVALID_RESPONSE`).
+    static func refusalStatus(_ raw: JSONValue, _ reason: AppStoreError) -> String {
+        if reason.code == .unrecognizedDocument { return "UNRECOGNIZED_DOCUMENT" }
+        if reason.code == .receiptStatus || raw["status"] != nil { return "INVALID_RECEIPT" }
+        return "INVALID_RESPONSE"
     }
 }

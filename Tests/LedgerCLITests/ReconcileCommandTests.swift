@@ -135,15 +135,16 @@ import Testing
             #"{"status":21005,"is-retryable":true}"#,
             #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#,
             JSONValue.object(["signedTransactionInfo": .string(info)]).serialized(),
+            #"{"signedTransactions":"not a list"}"#,
         ]
         let result = ledger(
             ["reconcile", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("mixed.jsonl", lines)])
         #expect(result.code == 1)
-        #expect(result.json == .object(["appended": 2, "alreadyKnown": 0, "rejected": 2]))
+        #expect(result.json == .object(["appended": 2, "alreadyKnown": 0, "rejected": 3]))
         #expect(result.err.contains("document 2: legacy receipt status 21005"), "\(result.err)")
         #expect(result.err.contains("document 3: an App Store Server API error response (errorCode 4040010"))
         let statuses = ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array?.map { $0["status"] }
-        #expect(statuses == ["INVALID_RECEIPT", "UNRECOGNIZED_DOCUMENT"])
+        #expect(statuses == ["INVALID_RECEIPT", "UNRECOGNIZED_DOCUMENT", "INVALID_RESPONSE"])
         let history = ledger(["history", "--data", workspace.data, "--user", "42", "--json"]).json?.array ?? []
         #expect(history.count == 2, "the history page's transaction and Get Transaction Info's")
     }
