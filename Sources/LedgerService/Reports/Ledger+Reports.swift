@@ -10,7 +10,7 @@ public enum ReportKind: String, Sendable, CaseIterable {
     case events
     /// Active subscriptions and devices under contract at the start of each bucket.
     case active
-    /// Monthly recurring revenue at the start of each bucket (annual / 12, semiannual / 6).
+    /// Monthly recurring revenue at the start of each bucket (annual / 12, semiannual / 6), per currency.
     case mrr
     /// Subscriptions entitled at a bucket's start and no longer at its end.
     case churn
@@ -40,6 +40,9 @@ struct ReportBuilder {
     var sales: [SalesKey: SalesRow] = [:]
     var events: [(at: Instant, seq: UInt64, cells: [ReportTable.Cell])] = []
     var series: [[Int64]]
+    /// Per bucket, per currency: the recurring revenue in twelfths of a milliunit (each subscription's monthly
+    /// share of its price, exact for periods of 1, 2, 3, 4, 6 or 12 months) and the subscriptions paying it.
+    var recurring: [[String: (twelfths: Int64, subscriptions: Int64)]]
 
     init(kind: ReportKind, period: ReportPeriod, fold: EntitlementFold, catalog: Catalog) {
         self.kind = kind
@@ -48,6 +51,7 @@ struct ReportBuilder {
         self.catalog = catalog
         self.buckets = period.buckets
         self.series = Array(repeating: [0, 0, 0, 0], count: buckets.count)
+        self.recurring = Array(repeating: [:], count: buckets.count)
     }
 
     func bucket(of instant: Instant) -> Int? {
@@ -65,18 +69,27 @@ struct ReportBuilder {
         }
     }
 
-    /// Per bucket start: [entitled subscriptions, devices, MRR in milliunits, grace subscriptions].
+    /// Per bucket start: [entitled subscriptions, devices, -, grace subscriptions], and the recurring revenue by
+    /// currency. An operator's grant (`correction:…`) entitles without revenue: it is active, not recurring.
     mutating func addSnapshots(_ entries: [LedgerEntry], knownAt: Instant?) {
         for (index, bucket) in buckets.enumerated() {
             for owned in fold.subscriptions(in: entries, at: bucket.start, knownAt: knownAt)
             where owned.state.status.isEntitled {
                 series[index][0] += 1
                 series[index][1] += Int64(owned.state.devices)
-                series[index][2] += monthlyPrice(owned.state.productId)
                 if owned.state.status == .gracePeriod { series[index][3] += 1 }
+                if !owned.state.originalTransactionId.hasPrefix(Self.grantPrefix),
+                    let (currency, twelfths) = monthlyPrice(owned.state.productId)
+                {
+                    recurring[index][currency, default: (0, 0)].twelfths += twelfths
+                    recurring[index][currency, default: (0, 0)].subscriptions += 1
+                }
             }
         }
     }
+
+    /// How an operator's grant names its subscription (see `EntitlementFold+Corrections`).
+    static let grantPrefix = "correction:"
 
     /// Per bucket: [entitled at start, of those not entitled at end].
     mutating func addChurn(_ entries: [LedgerEntry], knownAt: Instant?) {
@@ -92,11 +105,15 @@ struct ReportBuilder {
         }
     }
 
-    /// The monthly share of a product's catalog price, in milliunits.
-    func monthlyPrice(_ productId: String) -> Int64 {
-        guard let product = catalog.product(id: productId) else { return 0 }
-        if let months = product.period.months, months > 0 { return product.price.milliunits / Int64(months) }
-        if let days = product.period.days, days > 0 { return product.price.milliunits * 30 / Int64(days) }
-        return 0
+    /// The monthly share of a product's catalog price, in twelfths of a milliunit, and its currency; nil for a
+    /// product the catalog does not know.
+    func monthlyPrice(_ productId: String) -> (currency: String, twelfths: Int64)? {
+        guard let product = catalog.product(id: productId) else { return nil }
+        let twelfths = product.price.milliunits.multipliedReportingOverflow(by: 12).partialValue
+        if let months = product.period.months, months > 0 { return (product.price.currency, twelfths / Int64(months)) }
+        if let days = product.period.days, days > 0 {
+            return (product.price.currency, twelfths.multipliedReportingOverflow(by: 30).partialValue / Int64(days))
+        }
+        return nil
     }
 }

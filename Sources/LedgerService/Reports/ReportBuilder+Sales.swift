@@ -38,11 +38,12 @@ enum TransactionOrigin {
 }
 
 extension ReportBuilder {
-    /// Each transaction once (its latest signed version), counted in the bucket of its purchase; refunds in
+    /// Each transaction once (its latest signed version; none shared through Family Sharing: the organiser's own
+    /// transaction carries the sale), counted in the bucket of its purchase; refunds in
     /// the bucket of their revocation (prorated refunds by their percentage; Family Sharing revocations and
     /// upgrade cut-offs are not refunds); downgrades when Apple reported them.
     mutating func addSales(_ entries: [LedgerEntry]) {
-        for (transaction, origin) in Self.transactions(entries) {
+        for (transaction, origin) in Self.transactions(entries) where !transaction.isFamilyShared {
             let currency = transaction.currency ?? "EUR"
             let price = transaction.price ?? 0
             if let index = bucket(of: transaction.purchaseDate) {
@@ -58,11 +59,8 @@ extension ReportBuilder {
                 !transaction.isFamilySharingRevocation, let index = bucket(of: revoked)
             {
                 let key = SalesKey(bucket: index, productId: transaction.productId, currency: currency)
-                let share =
-                    transaction.revocationType == "REFUND_PRORATED"
-                    ? Int64(transaction.revocationPercentage ?? 100_000) : 100_000
                 sales[key, default: SalesRow()].refunds += 1
-                sales[key, default: SalesRow()].refunded += price * share / 100_000
+                sales[key, default: SalesRow()].refunded += Self.refunded(transaction, price)
             }
         }
         for entry in entries where entry.record.notification?.subtype == "DOWNGRADE" {

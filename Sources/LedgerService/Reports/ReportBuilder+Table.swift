@@ -8,10 +8,18 @@ extension ReportBuilder {
             guard at >= period.from, at < period.to else { continue }
             let record = entry.record
             var amount: Int64?
-            if let transaction = record.transaction, let price = transaction.price {
+            if let transaction = record.transaction, let price = transaction.price, !transaction.isFamilyShared {
                 switch entry.kind {
                 case "purchase", "resubscribe", "renewal", "billingRecovery", "upgrade": amount = price
-                case "refund": amount = -price
+                case "refund":
+                    amount = transaction.isFamilySharingRevocation ? nil : -Self.refunded(transaction, price)
+                case "refundReversed":
+                    // Gives back what the refund it undoes took (that transaction's latest revoked version before it).
+                    let refund = entries.last { other in
+                        other.seq < entry.seq && other.record.transaction?.transactionId == transaction.transactionId
+                            && other.record.transaction?.revocationDate != nil
+                    }
+                    amount = refund?.record.transaction.map { Self.refunded($0, price) } ?? price
                 default: amount = nil
                 }
             }
@@ -30,6 +38,15 @@ extension ReportBuilder {
                     ]
                 ))
         }
+    }
+
+    /// What a refund of `transaction` returns of `price`: all of it, or a prorated refund's percentage
+    /// (`revocationPercentage`, milliunits of a percent), as the sales report counts it.
+    static func refunded(_ transaction: TransactionFacts, _ price: Int64) -> Int64 {
+        let share =
+            transaction.revocationType == "REFUND_PRORATED"
+            ? Int64(transaction.revocationPercentage ?? 100_000) : 100_000
+        return price * share / 100_000
     }
 
     /// The finished table.
@@ -72,8 +89,17 @@ extension ReportBuilder {
                 columns: ["period", "activeSubscriptions", "devicesUnderContract", "inGracePeriod"],
                 rows: rows)
         case .mrr:
-            let rows = buckets.indices.map { i -> [ReportTable.Cell] in
-                [.text(period.label(buckets[i].start)), .amount(series[i][2]), .integer(series[i][0]), .text("EUR")]
+            // One row per bucket and currency (a bucket without revenue: one row in the catalog's first currency);
+            // the sum of monthly shares rounded to the milliunit once, not per subscription.
+            let fallback = catalog.products.first?.price.currency ?? "EUR"
+            let rows = buckets.indices.flatMap { i -> [[ReportTable.Cell]] in
+                let currencies = recurring[i].isEmpty ? [fallback: (Int64(0), Int64(0))] : recurring[i]
+                return currencies.sorted { $0.key < $1.key }.map { currency, total in
+                    [
+                        .text(period.label(buckets[i].start)), .amount((total.twelfths + 6) / 12),
+                        .integer(total.subscriptions), .text(currency),
+                    ]
+                }
             }
             return ReportTable(
                 kind: kind.rawValue, columns: ["period", "mrr", "activeSubscriptions", "currency"], rows: rows)

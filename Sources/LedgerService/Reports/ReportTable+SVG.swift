@@ -7,6 +7,7 @@ extension ReportTable {
         let valueColumn: Int? = {
             switch kind {
             case "sales": return columns.firstIndex(of: "sales")
+            case "churn": return columns.firstIndex(of: "churned")
             case "events": return nil
             default: return rows.first?.indices.dropFirst().first { rows[0][$0].number != nil }
             }
