@@ -1,4 +1,7 @@
 extension EntitlementFold {
+    /// How an operator's grant names the subscription it makes: `correction:<idempotencyKey>`.
+    public static let grantPrefix = "correction:"
+
     /// The visible operator corrections, indexed for the fold.
     ///
     /// A grant becomes a subscription of its own (`correction:<idempotencyKey>`) owned by the correction's
@@ -86,7 +89,7 @@ extension EntitlementFold {
         let product = catalog.product(id: grant.productId)
         let seq = revokes.reduce(index.facts[grant.member].seq) { max($0, $1.seq) }
         return SubscriptionState(
-            originalTransactionId: "correction:" + index.texts.string(index.facts[grant.member].key),
+            originalTransactionId: Self.grantPrefix + index.texts.string(index.facts[grant.member].key),
             productId: grant.productId, productKnown: product != nil,
             devices: product?.devices ?? 0, period: product?.period.name, status: status, since: grant.from,
             expiresAt: end, gracePeriodExpiresAt: nil, autoRenew: nil, pendingProductId: nil, lastSeq: seq)

@@ -69,7 +69,7 @@ struct ReportBuilder {
         }
     }
 
-    /// Per bucket start: [entitled subscriptions, devices, -, grace subscriptions], and the recurring revenue by
+    /// Per bucket start: [entitled subscriptions, devices, (unused), grace subscriptions], and the recurring revenue by
     /// currency. An operator's grant (`correction:…`) entitles without revenue: it is active, not recurring.
     mutating func addSnapshots(_ entries: [LedgerEntry], knownAt: Instant?) {
         for (index, bucket) in buckets.enumerated() {
@@ -78,7 +78,7 @@ struct ReportBuilder {
                 series[index][0] += 1
                 series[index][1] += Int64(owned.state.devices)
                 if owned.state.status == .gracePeriod { series[index][3] += 1 }
-                if !owned.state.originalTransactionId.hasPrefix(Self.grantPrefix),
+                if !owned.state.originalTransactionId.hasPrefix(EntitlementFold.grantPrefix),
                     let (currency, twelfths) = monthlyPrice(owned.state.productId)
                 {
                     recurring[index][currency, default: (0, 0)].twelfths += twelfths
@@ -87,9 +87,6 @@ struct ReportBuilder {
             }
         }
     }
-
-    /// How an operator's grant names its subscription (see `EntitlementFold+Corrections`).
-    static let grantPrefix = "correction:"
 
     /// Per bucket: [entitled at start, of those not entitled at end].
     mutating func addChurn(_ entries: [LedgerEntry], knownAt: Instant?) {
