@@ -35,19 +35,6 @@ import Testing
         return ledger
     }
 
-    func cells(_ table: ReportTable) -> [[String]] {
-        table.rows.map {
-            $0.map { cell in
-                switch cell {
-                case .text(let text): return text
-                case .integer(let value): return String(value)
-                case .amount(let value): return Money.decimalString(milliunits: value)
-                case .ratio(let value): return String(value)
-                }
-            }
-        }
-    }
-
     @Test func recurringRevenueIsSummedExactlyAndLeavesOutGrants() throws {
         let grant = RecordBuilders.grant(
             Subject(userId: 9), productId: "com.visla.gps.annual_10", from: Self.at("2026-01-01"),
@@ -56,9 +43,9 @@ import Testing
         defer { ledger.log.close() }
         let period = ReportPeriod(from: Self.at("2026-02-01"), to: Self.at("2026-02-02"), unit: .day)
         // 3 × 70.00 / 12 = 17.50 (each share rounded down first gave 17.499); the grant is active, not revenue.
-        let mrr = cells(try ledger.report(.mrr, period: period))
+        let mrr = try ledger.report(.mrr, period: period).texts
         #expect(mrr == [["2026-02-01", "17.50", "3", "EUR"]], "\(mrr)")
-        #expect(cells(try ledger.report(.active, period: period)).first?[1] == "4")
+        #expect(try ledger.report(.active, period: period).texts.first?[1] == "4")
     }
 
     @Test func aProratedRefundAndItsReversalCountTheSameInSalesAndEvents() throws {
@@ -71,10 +58,10 @@ import Testing
         ])
         defer { ledger.log.close() }
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-03-01"), unit: .month)
-        let events = cells(try ledger.report(.events, period: period))
+        let events = try ledger.report(.events, period: period).texts
         #expect(events.map { $0[8] } == ["70.00", "-7.70", "7.70"], "11 % of 70.00 refunded, then given back")
         // Sales reads the latest version: the refund was reversed, so none is counted.
-        #expect(cells(try ledger.report(.sales, period: period)).map { $0[7...9] } == [["70.00", "0.00", "70.00"]])
+        #expect(try ledger.report(.sales, period: period).texts.map { $0[7...9] } == [["70.00", "0.00", "70.00"]])
     }
 
     @Test func aFamilyMembersSharedTransactionIsNoSale() throws {
@@ -84,8 +71,8 @@ import Testing
         ])
         defer { ledger.log.close() }
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-02-01"), unit: .month)
-        #expect(cells(try ledger.report(.sales, period: period)).map { $0[2] } == ["1"], "one purchase")
-        #expect(cells(try ledger.report(.events, period: period)).map { $0[8] } == ["70.00", ""])
+        #expect(try ledger.report(.sales, period: period).texts.map { $0[2] } == ["1"], "one purchase")
+        #expect(try ledger.report(.events, period: period).texts.map { $0[8] } == ["70.00", ""])
         let churn = try ledger.report(.churn, period: period)
         #expect(churn.svg().contains("churn: churned"))
     }

@@ -63,19 +63,6 @@ import Testing
         return ledger
     }
 
-    func rows(_ table: ReportTable) -> [[String]] {
-        table.rows.map {
-            $0.map { cell in
-                switch cell {
-                case .text(let text): return text
-                case .integer(let value): return String(value)
-                case .amount(let value): return Money.decimalString(milliunits: value)
-                case .ratio(let value): return String(value)
-                }
-            }
-        }
-    }
-
     @Test func salesByMonth() throws {
         let ledger = try ledger()
         defer { ledger.log.close() }
@@ -87,7 +74,7 @@ import Testing
                 "sales", "refunded", "net", "currency",
             ])
         #expect(
-            rows(table) == [
+            table.texts == [
                 ["2026-01", "com.visla.gps.annual_2", "1", "0", "0", "0", "1", "70.00", "70.00", "0.00", "EUR"],
                 ["2026-01", "com.visla.gps.monthly_1", "1", "0", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
                 ["2026-02", "com.visla.gps.monthly_1", "0", "1", "0", "0", "0", "4.90", "0.00", "4.90", "EUR"],
@@ -102,7 +89,7 @@ import Testing
         defer { ledger.log.close() }
         let period = ReportPeriod(from: Self.at("2026-01-15"), to: Self.at("2026-02-21"), unit: .day)
         let table = try ledger.report(.active, period: period)
-        let byDay = Dictionary(uniqueKeysWithValues: rows(table).map { ($0[0], Array($0[1...2])) })
+        let byDay = Dictionary(uniqueKeysWithValues: table.texts.map { ($0[0], Array($0[1...2])) })
         #expect(byDay["2026-01-15"] == ["2", "3"])  // user 1 (1 device) and user 2 (2 devices)
         #expect(byDay["2026-01-20"] == ["1", "1"])  // user 2 refunded at 01-20 00:00
         #expect(byDay["2026-02-10"] == ["2", "4"])  // user 1 and user 3 on monthly_3
@@ -115,7 +102,7 @@ import Testing
         defer { ledger.log.close() }
         let period = ReportPeriod(from: Self.at("2026-01-15"), to: Self.at("2026-01-16"), unit: .day)
         // 4.90 (monthly_1) + 70.00 / 12 = 5.833 (annual_2) → 10.733
-        #expect(rows(try ledger.report(.mrr, period: period)) == [["2026-01-15", "10.733", "2", "EUR"]])
+        #expect(try ledger.report(.mrr, period: period).texts == [["2026-01-15", "10.733", "2", "EUR"]])
     }
 
     @Test func churnCountsSubscriptionsThatStoppedBeingEntitled() throws {
@@ -124,14 +111,14 @@ import Testing
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-03-01"), unit: .month)
         // January: only user 1 is entitled at 01-01; February: only user 1 at 02-01 (user 3 starts 02-05).
         #expect(
-            rows(try ledger.report(.churn, period: period)) == [
+            try ledger.report(.churn, period: period).texts == [
                 ["2026-01", "1", "0", "0.0"], ["2026-02", "1", "0", "0.0"],
             ])
         let april = ReportPeriod(from: Self.at("2026-03-10"), to: Self.at("2026-04-10"), unit: .month)
         // Buckets [03-10, 04-01) and [04-01, 04-10). At 03-10: user 1 (until 04-01, exclusive) and user 3
         // (monthly_5 until 03-15); neither is entitled at 04-01. Nobody is entitled at 04-01.
         #expect(
-            rows(try ledger.report(.churn, period: april)) == [
+            try ledger.report(.churn, period: april).texts == [
                 ["2026-03", "2", "2", "1.0"], ["2026-04", "0", "0", "0.0"],
             ])
     }
@@ -141,7 +128,7 @@ import Testing
         defer { ledger.log.close() }
         let table = try ledger.report(
             .events, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .day))
-        let events = rows(table)
+        let events = table.texts
         #expect(events.count == 7)
         #expect(
             events.map { $0[2] } == ["purchase", "purchase", "refund", "renewal", "purchase", "upgrade", "renewal"])
