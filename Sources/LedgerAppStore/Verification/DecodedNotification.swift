@@ -38,8 +38,15 @@ extension VerificationError {
     }
 }
 
-extension NotificationPayload {
-    /// Decodes a verified notification payload; a failure is `INVALID_JWT_FORMAT`.
+/// An App Store payload model (the notification, a transaction, renewal info) decoded from verified JSON.
+public protocol VerifiedPayload {
+    /// Decodes the model; with `requiringLedgerFields` false, as Apple's libraries do (see `JSONFields`).
+    init(json: JSONValue, requiringLedgerFields: Bool) throws(AppStoreError)
+}
+
+extension VerifiedPayload {
+    /// Decodes verified JSON (`ledger inspect --as`, a notification's nested payloads); a failure is
+    /// `INVALID_JWT_FORMAT`, as Apple's libraries report a failed decode.
     public init(verified json: JSONValue, requiringLedgerFields: Bool = true) throws(VerificationError) {
         do {
             try self.init(json: json, requiringLedgerFields: requiringLedgerFields)
@@ -49,26 +56,6 @@ extension NotificationPayload {
     }
 }
 
-extension TransactionPayload {
-    /// Decodes a verified transaction (`ledger inspect --as transaction`, a notification's nested one); a
-    /// failure is `INVALID_JWT_FORMAT`.
-    public init(verified json: JSONValue, requiringLedgerFields: Bool = true) throws(VerificationError) {
-        do {
-            try self.init(json: json, requiringLedgerFields: requiringLedgerFields)
-        } catch {
-            throw VerificationError(decoding: error)
-        }
-    }
-}
-
-extension RenewalInfoPayload {
-    /// Decodes verified renewal info (`ledger inspect --as renewal`, a notification's nested one); a failure
-    /// is `INVALID_JWT_FORMAT`.
-    public init(verified json: JSONValue, requiringLedgerFields: Bool = true) throws(VerificationError) {
-        do {
-            try self.init(json: json, requiringLedgerFields: requiringLedgerFields)
-        } catch {
-            throw VerificationError(decoding: error)
-        }
-    }
-}
+extension NotificationPayload: VerifiedPayload {}
+extension TransactionPayload: VerifiedPayload {}
+extension RenewalInfoPayload: VerifiedPayload {}
