@@ -110,8 +110,8 @@ extension Workspace {
 }
 
 /// `ledger inspect` decodes a notification into the same typed models as `ledger ingest` (and the webhook,
-/// which shares ingest's pipeline), so for the same input both reach the same verdict and status, as
-/// Apple's JSONDecoder-based libraries do.
+/// which shares ingest's pipeline), so for a field of the wrong type, or one written as an exact integer, both
+/// reach the same verdict and status, as Apple's JSONDecoder-based libraries do.
 @Suite struct InspectDecodesAsIngestTests {
     let workspace = Workspace()
 

@@ -7,7 +7,8 @@ import LedgerJSON
 /// wrong type (a numeric `notificationUUID`, a string `data.status`, a `quantity` of 1.5, a `data.status`
 /// beyond 32 bits) fails the whole payload as `INVALID_JWT_FORMAT`. This is the one place that decoding is
 /// done for a notification: `ingest`, the webhook, `inspect` and `audit` all go through it and reach the
-/// same verdict.
+/// same verdict on every field's type. Only what may be absent differs: `inspect` allows every field Apple's
+/// models leave optional, while recording a payload needs its ids and dates (`requiringLedgerFields`).
 public struct DecodedNotification: Sendable {
     /// The decoded `responseBodyV2DecodedPayload`.
     public let notification: NotificationPayload
