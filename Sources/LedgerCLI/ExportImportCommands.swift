@@ -10,9 +10,14 @@ enum ExportImportCommands {
         defer { ledger.log.close() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
+        // Records whose evidence the data directory no longer holds: still exported (with a null signedPayload),
+        // but such an export cannot be imported, so the command fails once it has written everything.
+        var missingEvidence: [UInt64] = []
         do {
             try ledger.log.forEach(from: UInt64(from)) { record in
-                try ledger.exportLine(record).write(into: &buffer)
+                let line = try ledger.exportLine(record)
+                if line["evidence"]?["signedPayload"] == .null { missingEvidence.append(record.seq) }
+                try line.write(into: &buffer)
                 buffer.append(0x0A)
                 if buffer.count > 1 << 20 {
                     Terminal.out(String(decoding: buffer, as: UTF8.self))
@@ -25,6 +30,13 @@ enum ExportImportCommands {
             throw CLIError.failure("\(error)")
         }
         Terminal.out(String(decoding: buffer, as: UTF8.self))
+        if let first = missingEvidence.first {
+            Terminal.err(
+                "error: \(missingEvidence.count) record(s) reference evidence missing from the data directory, first "
+                    + "at seq \(first) (exported with a null signedPayload; `ledger import` refuses such lines). "
+                    + "Restore the evidence packs from a backup\n")
+            return 1
+        }
         return 0
     }
 

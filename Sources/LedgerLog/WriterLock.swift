@@ -6,18 +6,40 @@ import LedgerSystem
     import Musl
 #endif
 
-/// The one-writer-per-directory lock: an exclusive `flock` on `LOCK`, which names its holder.
+/// The one-writer-per-directory lock: an exclusive `flock` on the data directory itself and on `LOCK`, which
+/// names its holder.
 ///
 /// The kernel releases a `flock` when its holder dies, so a crashed writer never leaves the directory locked.
-/// The file itself stays; only the lock matters.
+/// The file itself stays; only the lock matters. The directory is locked too because `LOCK` can be deleted under
+/// a running writer (an operator "cleaning a stale lock file"): a second writer would then create a new `LOCK`,
+/// lock it and write over the first writer's records. `LOCK` is still locked, so a writer of an earlier version
+/// (which locks only `LOCK`) and this one still exclude each other.
 struct WriterLock: Sendable {
     let fd: FileDescriptor
+    let directoryFD: FileDescriptor
 
     static func acquire(_ fileSystem: any FileSystem, _ directory: DataDirectory) throws(LogError) -> WriterLock {
+        let directoryFD: FileDescriptor
+        do {
+            directoryFD = try fileSystem.open(directory.root, .directoryOnly)
+        } catch {
+            throw LogError.system(error, "opening \(directory.root)")
+        }
+        do {
+            try fileSystem.flock(directoryFD, exclusive: true, wait: false)
+        } catch {
+            try? fileSystem.close(directoryFD)
+            if error.code == .wouldBlock {
+                let holder = (try? fileSystem.readFile(directory.lock)).map { String(decoding: $0, as: UTF8.self) }
+                throw held(directory, holder)
+            }
+            throw LogError.system(error, "locking \(directory.root)")
+        }
         let fd: FileDescriptor
         do {
             fd = try fileSystem.open(directory.lock, .createReadWrite)
         } catch {
+            try? fileSystem.close(directoryFD)
             throw LogError.system(error, "opening \(directory.lock)")
         }
         do {
@@ -25,23 +47,28 @@ struct WriterLock: Sendable {
         } catch {
             let holder = (try? fileSystem.read(fd, count: 4096, at: 0)).map { String(decoding: $0, as: UTF8.self) }
             try? fileSystem.close(fd)
-            if error.code == .wouldBlock {
-                let who = describe(holder ?? "")
-                throw LogError(
-                    .locked,
-                    "another writer holds \(directory.root) (\(who)); stop it first. Readers (verify, state, "
-                        + "history, export) still work while it runs")
-            }
+            try? fileSystem.close(directoryFD)
+            if error.code == .wouldBlock { throw held(directory, holder) }
             throw LogError.system(error, "locking \(directory.lock)")
         }
         let note = Array("pid \(getpid())\ncommand \(commandLine())\n".utf8)
         try? fileSystem.ftruncate(fd, size: 0)
         try? fileSystem.writeAll(fd, note, at: 0)
-        return WriterLock(fd: fd)
+        return WriterLock(fd: fd, directoryFD: directoryFD)
     }
 
     func release(_ fileSystem: any FileSystem) {
         try? fileSystem.close(fd)
+        try? fileSystem.close(directoryFD)
+    }
+
+    /// The refusal of a second writer, naming the holder from the text of `LOCK` (when it is still there).
+    private static func held(_ directory: DataDirectory, _ holder: String?) -> LogError {
+        let who = describe(holder ?? "")
+        return LogError(
+            .locked,
+            "another writer holds \(directory.root) (\(who)); stop it first. Readers (verify, state, "
+                + "history, export) still work while it runs")
     }
 
     /// "pid 123: ledger serve …" from the lock file's text.

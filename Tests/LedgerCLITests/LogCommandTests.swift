@@ -2,6 +2,10 @@ import LedgerJSON
 import LedgerTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct LogCommandTests {
     let workspace = Workspace()
 
@@ -65,6 +69,15 @@ import Testing
         let imported = ledger(["digest", "--data", copy, "--json"]).json
         #expect(original?["head"] == imported?["head"])
         #expect(ledger(["verify", "--data", copy]).code == 0)
+    }
+
+    @Test func anExportOfRecordsWhoseEvidenceIsMissingFails() throws {
+        try ingest(3)
+        #expect(unlink(workspace.data + "/evidence/pack-00000001") == 0)
+        let export = ledger(["export", "--data", workspace.data])
+        #expect(export.code == 1, "an export that import refuses must not succeed")
+        #expect(export.err.contains("3 record(s) reference evidence missing from the data directory, first at seq 1"))
+        #expect(export.out.split(separator: "\n").count == 3, "every record is still written")
     }
 
     @Test func anExportAlteredAfterItWasWrittenImportsNothing() throws {

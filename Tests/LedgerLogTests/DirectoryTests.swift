@@ -9,6 +9,25 @@ import Testing
 
 /// The data directory: one writer, readers alongside, evidence and derived files.
 @Suite struct DirectoryTests {
+    @Test func aSecondWriterIsRefusedEvenWhenLOCKWasDeletedUnderTheFirst() throws {
+        let temp = TempDirectory()
+        let writer = try openWriter(temp.data)
+        defer { writer.close() }
+        try appendEach(writer, 1...3)
+        // An operator "cleans a stale lock file" while the writer runs: a second writer would create a new LOCK
+        // and write over the first one's records.
+        #expect(unlink(temp.data + "/LOCK") == 0)
+        do {
+            let second = try openWriter(temp.data)
+            second.close()
+            Issue.record("a second writer must be refused while the first runs, LOCK or not")
+        } catch let error as LogError {
+            #expect(error.code == .locked)
+        }
+        try appendEach(writer, 4...5)
+        #expect(try EventLog.verify(at: temp.data).ok)
+    }
+
     @Test func aSecondWriterIsRefusedNamingTheHolderWhileReadersWork() throws {
         let temp = TempDirectory()
         let writer = try openWriter(temp.data)
