@@ -10,6 +10,9 @@ struct CommandContext {
     init(arguments: ParsedArguments, environment: [String: String]) throws(CLIError) {
         self.arguments = arguments
         self.environment = environment
+        if arguments.value("--data")?.isEmpty == true {
+            throw CLIError.usage("--data needs a directory; it is empty", command: arguments.command)
+        }
         if let path = arguments.value("--catalog") {
             self.catalog = try CatalogFile.load(path: path)
         } else {
@@ -20,9 +23,9 @@ struct CommandContext {
     /// Whether `--json` was given.
     var json: Bool { arguments.has("--json") }
 
-    /// The data directory: `--data`, else `$LEDGER_DATA`, else `./Events`.
+    /// The data directory: `--data`, else `$LEDGER_DATA` (when set and not empty), else `./Events`.
     var dataDirectory: String {
-        arguments.value("--data") ?? environment["LEDGER_DATA"] ?? "Events"
+        arguments.value("--data") ?? environment["LEDGER_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "Events"
     }
 
     /// Where the ledger lives when not in the data directory: `--store URL`, else `$LEDGER_STORE` (a

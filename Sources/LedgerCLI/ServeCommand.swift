@@ -7,6 +7,14 @@ import LedgerService
 enum ServeCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = context.dataDirectory
+        // An empty token would turn the guard off without a word (e.g. `--read-token ${READ_TOKEN}` with the
+        // variable unset): refuse it, as a token must be given to be set.
+        for flag in ["--read-token", "--admin-token"] where context.arguments.value(flag)?.isEmpty == true {
+            let without = flag == "--read-token" ? "the read endpoints open to anyone" : "the admin endpoints off"
+            throw CLIError.usage(
+                "\(flag) is empty; give a token, or leave the flag out (\(without))",
+                command: context.arguments.command)
+        }
         let host = context.arguments.value("--host") ?? "127.0.0.1"
         let port = try context.integer("--port", in: 0...65535) ?? 8080
         let bound = Commands.boundEnvironment(context)

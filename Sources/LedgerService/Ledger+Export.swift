@@ -86,7 +86,8 @@ extension Ledger {
     /// exporter's chain: a record that lands at its exported seq right after a record whose hash is the
     /// exporter's (from the first record of an empty log on, the environment's genesis hash) must get its
     /// exported `hash`. So an export altered after it was written (a payload, a time) is refused whole instead of
-    /// being appended with another hash. Records the log holds already are skipped, as the import skips them;
+    /// being appended with another hash, and so is one with lines deleted from it (its seqs jump where it continues
+    /// the exporter's chain). Records the log holds already are skipped, as the import skips them;
     /// where the import does not continue the exporter's chain (another log's records before it) there is
     /// nothing to compare, and nothing is refused.
     ///
@@ -102,7 +103,9 @@ extension Ledger {
             exporterPrevious = previous
         }
         var seen = Set<String>()
+        var first = true
         for item in items {
+            defer { first = false }
             let entry = item.entry
             guard seen.insert(entry.idempotencyKey).inserted,
                 try self.seq(forIdempotencyKey: entry.idempotencyKey) == nil
@@ -112,6 +115,14 @@ extension Ledger {
             }
             guard let recordedAt = entry.recordedAt else { continue }  // always set, from recordedAtMs
             seq += 1
+            // Continuing the exporter's chain, the export's seqs are gap-free: a later seq than the next one means
+            // lines were deleted from the export (the records after them would be appended renumbered).
+            if !first, exporterPrevious == previous, item.exportedSeq > Int64(clamping: seq) {
+                throw ServiceError(
+                    .invalidInput,
+                    "line \(item.number): the export jumps to record \(item.exportedSeq) where record \(seq) comes "
+                        + "next: lines were removed from the export after it was written. Nothing was imported")
+            }
             let computed = LogFormat.chainHash(previous: previous, seq: seq, recordedAt: recordedAt, entry: entry)
             if item.exportedSeq == Int64(clamping: seq), exporterPrevious == previous, computed != item.exportedHash {
                 throw ServiceError(

@@ -99,7 +99,12 @@ import Testing
         var unhashed = retimed
         let members = try #require(JSONValue.parse(Array(retimed[2].utf8)).object)
         unhashed[2] = JSONValue.object(JSONObject(members.filter { $0.key != "hash" && $0.key != "seq" })).serialized()
+        // A line deleted from the middle: the records after it would be appended renumbered, the export's chain
+        // silently left.
+        var gapped = lines
+        gapped.remove(at: 1)
         for (name, altered, error) in [
+            ("gapped", gapped, "line 2: the export jumps to record 3 where record 2 comes next"),
             ("retimed", retimed, "line 3: record 3 does not hash to the export's hash"),
             ("unhashed", unhashed, "line 3 is not an export line: it needs idempotencyKey, payload, recordedAtMs, seq"),
             ("swapped", swapped, "line 4: the idempotencyKey is not the record's own"),
