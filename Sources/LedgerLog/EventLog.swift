@@ -133,15 +133,17 @@ public final class EventLog: @unchecked Sendable {
     public var path: String { directory.root }
 
     /// Writes the index files (when this is the writer), closes every file and releases the lock.
-    /// Later calls fail with ``LogError/Code/notWritable``.
+    /// Later calls fail with ``LogError/Code/notWritable``; closing again does nothing.
     public func close() {
-        let segments: [Segment] = lock.withLock {
-            if state.closed { return [] }
+        let segments: [Segment]? = lock.withLock {
+            if state.closed { return nil }
             if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }
             state.closed = true
             lock.broadcast()  // wake long-pollers
             return state.segments
         }
+        // Closed before: its descriptors' numbers may belong to other files by now.
+        guard let segments else { return }
         for segment in segments { try? fileSystem.close(segment.fd) }
         evidencePacks.close()
         writerLock?.release(fileSystem)

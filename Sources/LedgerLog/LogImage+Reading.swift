@@ -83,13 +83,35 @@ extension EventLog {
     /// An image of every record up to the head (see ``LogImage``), or nil when the segments it would have to
     /// read into memory (the last, and any the file system does not map) hold more than `copyLimit` bytes.
     public func image(copyLimit: Int = 512 << 20) throws(LogError) -> LogImage? {
-        let (segments, head) = try lock.withLock { () throws(LogError) in
-            guard !state.closed else { throw Self.closedError }
-            return (state.segments, state.headSeq)
-        }
-        let image = try LogImage.make(log: self, segments: segments, headSeq: head, copyLimit: copyLimit)
+        let image = try makeImage(copyLimit: copyLimit)
         try image?.fill()
         return image
+    }
+
+    /// An image of the records up to the head, its copies not read yet.
+    private func makeImage(copyLimit: Int) throws(LogError) -> LogImage? {
+        let (segments, head, hash) = try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            return (state.segments, state.headSeq, state.headHash)
+        }
+        return try LogImage.make(
+            log: self, segments: segments, headSeq: head, copyLimit: copyLimit, tail: (tailStaysWhole(), hash))
+    }
+
+    /// Whether the last segment's bytes up to this log's head cannot be cut while an image maps them (touching a
+    /// mapped byte the file no longer has would kill the process). Bytes are cut only by a writer: on opening,
+    /// after the last valid record; after a failed write, back to where that write began. So they stay when this
+    /// log is the writer (its head is acknowledged: every failed write began after it), and when no writer holds
+    /// the directory (one that starts later begins after the last valid record, the head's at the latest). A
+    /// writer elsewhere could cut records it has written but not yet made durable, which a reader may hold as its
+    /// head. Checked with the writer's mark on the data directory (``FileSystem/markHeld(_:)``); false when that
+    /// cannot be read. ``LogImage/make(log:segments:headSeq:copyLimit:tail:)`` then checks that the head record is
+    /// still there, in the bytes it maps.
+    func tailStaysWhole() -> Bool {
+        if isWriter { return true }
+        guard let fd = try? fileSystem.open(directory.root, .directoryOnly) else { return false }
+        defer { try? fileSystem.close(fd) }
+        return (try? fileSystem.isMarkedHeld(fd)) == false
     }
 
     /// ``image(copyLimit:)``, calling `scan` with the image while its copies are being read, on a thread of its
@@ -97,13 +119,8 @@ extension EventLog {
     /// (``LogImage/forEachRecord(checkCRC:_:)``, which follows right behind the reads). Rethrows what `scan`
     /// throws, or a read's failure.
     public func image(copyLimit: Int = 512 << 20, whileReading scan: (LogImage) throws -> Void) throws -> LogImage? {
-        let (segments, head) = try lock.withLock { () throws(LogError) in
-            guard !state.closed else { throw Self.closedError }
-            return (state.segments, state.headSeq)
-        }
-        guard let image = try LogImage.make(log: self, segments: segments, headSeq: head, copyLimit: copyLimit)
-        else { return nil }
-        guard onlineProcessorCount > 1 else {
+        guard let image = try makeImage(copyLimit: copyLimit) else { return nil }
+        guard onlineProcessorCount > 1, !image.copies.isEmpty else {
             try image.fill()
             try scan(image)
             return image

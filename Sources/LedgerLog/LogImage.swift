@@ -8,8 +8,9 @@ import Synchronization
 #endif
 
 /// Every record of a log up to its head when it was made, in memory, for reads in place in any order and from
-/// several threads: the sealed segments mapped read-only, the last segment (and any segment the file system does
-/// not map) read once, in large sequential reads, into memory of its own.
+/// several threads: the segments mapped read-only, except the last one while a writer elsewhere could still cut
+/// it, and any the file system does not map: those are read once, in large sequential reads, into memory of their
+/// own (see ``make(log:segments:headSeq:copyLimit:tail:)``).
 ///
 /// Where each record starts is copied from the segments' offsets into one side array (4 bytes a record), so a read
 /// costs no lock, no search of a segment's offsets and no reference counting. Every read parses the frame and
@@ -61,6 +62,8 @@ public final class LogImage: @unchecked Sendable {
     let log: EventLog
     /// The copies to read, in order, while the image is being made.
     let copies: [Copy]
+    /// How many bytes of the log it reads into memory of its own (the rest is mapped).
+    public var copiedByteCount: Int { copies.reduce(0) { $0 + $1.buffer.count } }
     /// The bytes of the copies read so far, counted over them in order (published after each read).
     let copied = Atomic<Int>(0)
     /// Set when reading a copy failed, or when its reader should stop early.
@@ -89,8 +92,14 @@ public final class LogImage: @unchecked Sendable {
 
     /// Maps the segments of `segments` holding records `1...headSeq`, and makes room for those it must read
     /// (``fill()`` reads them); nil when those hold more than `copyLimit` bytes.
+    ///
+    /// The sealed segments are mapped: nothing ever shrinks them (see SegmentMaps). The last one is mapped too
+    /// when `tail` says how its bytes up to the head cannot be cut while mapped (see
+    /// ``EventLog/tailStaysWhole()``) and its head record, checked in place, is still the one with `tail`'s
+    /// chain hash; otherwise it is read into memory of its own. Each mapping is the image's alone and released
+    /// with it, so that no page of the log stays resident in this process once the image is gone.
     static func make(
-        log: EventLog, segments all: [Segment], headSeq: UInt64, copyLimit: Int
+        log: EventLog, segments all: [Segment], headSeq: UInt64, copyLimit: Int, tail: (map: Bool, hash: [UInt8])
     ) throws(LogError) -> LogImage? {
         let segments = all.filter { !$0.offsets.isEmpty && $0.firstSeq <= headSeq }
         let tailFirstSeq = all.last?.firstSeq
@@ -101,18 +110,18 @@ public final class LogImage: @unchecked Sendable {
         for segment in segments {
             let size = Int(segment.size)
             let lastSeq = min(segment.lastSeq, headSeq)
-            // Only a segment that is not the log's last is sealed, so mapped (see SegmentMaps: nothing ever
-            // shrinks it). Mapped for the image alone and released with it, so that no page of the log stays
-            // resident in this process once the image is gone.
-            if segment.firstSeq != tailFirstSeq, size > 0,
-                let region = try? log.fileSystem.mapReadOnly(segment.fd, count: size)
-            {
-                owned.append(Owned(buffer: UnsafeMutableRawBufferPointer(mutating: region), kind: .file))
-                pieces.append(
-                    Piece(
-                        firstSeq: segment.firstSeq, lastSeq: lastSeq, base: region.baseAddress!, size: size,
-                        copyStart: -1))
-                continue
+            let isTail = segment.firstSeq == tailFirstSeq
+            if !isTail || tail.map, size > 0, let region = try? log.fileSystem.mapReadOnly(segment.fd, count: size) {
+                if isTail, !endsWithHead(region, segment, headSeq: headSeq, hash: tail.hash) {
+                    log.fileSystem.unmap(region)
+                } else {
+                    owned.append(Owned(buffer: UnsafeMutableRawBufferPointer(mutating: region), kind: .file))
+                    pieces.append(
+                        Piece(
+                            firstSeq: segment.firstSeq, lastSeq: lastSeq, base: region.baseAddress!, size: size,
+                            copyStart: -1))
+                    continue
+                }
             }
             guard copied + size <= copyLimit else {
                 for buffer in owned { release(buffer, log.fileSystem) }
@@ -128,6 +137,19 @@ public final class LogImage: @unchecked Sendable {
             copied += size
         }
         return LogImage(log: log, pieces: pieces, owned: owned, copies: copies, segments: segments, headSeq: headSeq)
+    }
+
+    /// Whether a mapped last segment ends with record `headSeq`, whole, checksum right, with chain hash `hash`:
+    /// the bytes the log's head was found in are still there.
+    private static func endsWithHead(
+        _ region: UnsafeRawBufferPointer, _ segment: Segment, headSeq: UInt64, hash: [UInt8]
+    ) -> Bool {
+        guard segment.lastSeq == headSeq, let start = segment.offsets.last.map(Int.init), start < region.count,
+            case .record(let view) = RecordCodec.parse(
+                region.baseAddress! + start, available: region.count - start, checkCRC: true),
+            view.seq == headSeq, view.frameSize == region.count - start
+        else { return false }
+        return view.hash.elementsEqual(hash)
     }
 
     deinit {

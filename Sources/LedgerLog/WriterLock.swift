@@ -51,6 +51,15 @@ struct WriterLock: Sendable {
             if error.code == .wouldBlock { throw held(directory, holder) }
             throw LogError.system(error, "locking \(directory.lock)")
         }
+        // The mark readers look for before mapping the last segment (EventLog.tailStaysWhole): they cannot see the
+        // flocks without taking them, and a reader that saw no mark while a writer runs could be killed by it.
+        do {
+            try fileSystem.markHeld(directoryFD)
+        } catch {
+            try? fileSystem.close(fd)
+            try? fileSystem.close(directoryFD)
+            throw LogError.system(error, "marking \(directory.root) as held by its writer")
+        }
         let note = Array("pid \(getpid())\ncommand \(commandLine())\n".utf8)
         try? fileSystem.ftruncate(fd, size: 0)
         try? fileSystem.writeAll(fd, note, at: 0)

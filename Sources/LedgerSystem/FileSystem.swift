@@ -37,6 +37,13 @@ public protocol FileSystem: Sendable {
     func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError)
     /// Makes the entries of a directory (creations, renames, removals) durable.
     func fsyncDirectory(_ path: String) throws(SystemError)
+    /// Marks the file or directory as held, for as long as this descriptor stays open (an open-file-description
+    /// read lock, `F_OFD_SETLK`, on byte 0), in a way other processes can see without taking anything
+    /// (``isMarkedHeld(_:)``). The writer marks its data directory so; an `flock` cannot be looked at that way.
+    func markHeld(_ fd: FileDescriptor) throws(SystemError)
+    /// Whether a descriptor other than `fd`, in this process or another, holds the mark of ``markHeld(_:)`` on
+    /// the file (`F_OFD_GETLK`); true when this file system cannot tell.
+    func isMarkedHeld(_ fd: FileDescriptor) throws(SystemError) -> Bool
     /// Starts writing a range of the file to the device without waiting (`sync_file_range`), so a later
     /// `fdatasync` has less to wait for. A hint only: it makes nothing durable, and may do nothing.
     func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int)
@@ -53,6 +60,12 @@ public protocol FileSystem: Sendable {
 extension FileSystem {
     /// Does nothing: writeback hints are optional.
     public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {}
+
+    /// Marks nothing: the mark is optional.
+    public func markHeld(_ fd: FileDescriptor) throws(SystemError) {}
+
+    /// Cannot tell, so says held.
+    public func isMarkedHeld(_ fd: FileDescriptor) throws(SystemError) -> Bool { true }
 
     /// Maps nothing: mapping is optional, every read can be a `pread`.
     public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? { nil }

@@ -115,6 +115,33 @@ public struct PosixFileSystem: FileSystem {
         try Syscall.retrying("flock") { cFlock(fd.rawValue, operation) }
     }
 
+    public func markHeld(_ fd: FileDescriptor) throws(SystemError) {
+        // A read lock: a directory opens read-only, and a probe for a write lock sees any lock.
+        var lock = Self.firstByte(F_RDLCK)
+        _ = try Syscall.retrying("fcntl(F_OFD_SETLK)") { fcntl(fd.rawValue, Self.ofdSetLock, &lock) }
+    }
+
+    public func isMarkedHeld(_ fd: FileDescriptor) throws(SystemError) -> Bool {
+        var lock = Self.firstByte(F_WRLCK)
+        _ = try Syscall.retrying("fcntl(F_OFD_GETLK)") { fcntl(fd.rawValue, Self.ofdGetLock, &lock) }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// `F_OFD_GETLK` and `F_OFD_SETLK` (Linux 3.15; the C library names them only with `_GNU_SOURCE`).
+    private static let ofdGetLock: Int32 = 36
+    private static let ofdSetLock: Int32 = 37
+
+    /// A record lock of `type` on byte 0 (an open-file-description lock asks for `l_pid` 0).
+    private static func firstByte(_ type: Int32) -> Glibc.flock {
+        var lock = Glibc.flock()
+        lock.l_type = Int16(type)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        lock.l_pid = 0
+        return lock
+    }
+
     public func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
         _ = syncFileRange?(fd.rawValue, offset, Int64(count), 2)  // SYNC_FILE_RANGE_WRITE
     }

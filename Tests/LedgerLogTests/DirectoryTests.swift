@@ -239,3 +239,21 @@ import Testing
         #expect(reader.seq(forIdempotencyKey: "notification-140") == nil)
     }
 }
+
+@Suite struct CloseTests {
+    let directory = TempDirectory()
+
+    @Test func closingTwiceLeavesTheDescriptorsOpenedSinceAlone() throws {
+        let writer = try openWriter(directory.data)
+        try appendEach(writer, 1...20)
+        writer.close()
+        // The descriptors the log released are the lowest free numbers: these take them.
+        let others = (0..<8).map { _ in open(directory.data + "/meta", O_RDONLY) }
+        defer { for fd in others { Glibc.close(fd) } }
+        writer.close()
+        for fd in others {
+            #expect(fd >= 0)
+            #expect(fcntl(fd, F_GETFD) != -1, "descriptor \(fd) was closed by the second close")
+        }
+    }
+}

@@ -109,7 +109,11 @@ import Testing
         var ordered: [[LedgerEntry]] = []
         try ledger.forEachComponent { ordered.append($0) }
         #expect(try folded(ledger, threads: threads, copyLimit: .max) == Set(ordered))
-        #expect(try folded(ledger, threads: threads, copyLimit: 0) == Set(ordered))
+        // A reader while the writer holds the directory must copy the last segment: with no room, it streams.
+        let reader = try Ledger.openReader(at: directory.path)
+        defer { reader.log.close() }
+        #expect(try folded(reader, threads: threads, copyLimit: .max) == Set(ordered))
+        #expect(try folded(reader, threads: threads, copyLimit: 0) == Set(ordered))
     }
 
     @Test func rebuildGivesTheOrderedFoldsSummary() throws {
@@ -163,9 +167,14 @@ import Testing
         #expect(try log.record(seq: log.head.seq).offset > 2 << 20)
         let reference = try referenceSummary(ledger)
         #expect(reference.subscriptions > 0)
-        #expect(try ledger.rebuildProjections(at: at) == reference)
+        // A reader while the writer holds the directory: it copies the last segment (the writer maps it).
+        let reader = try Ledger.openReader(at: directory.path)
+        defer { reader.log.close() }
+        #expect(try #require(try (reader.log as? EventLog)?.image()).copiedByteCount > 2 << 20)
+        #expect(try reader.rebuildProjections(at: at) == reference)
         var ordered: [[LedgerEntry]] = []
         try ledger.forEachComponent { ordered.append($0) }
+        #expect(try folded(reader, threads: 2, copyLimit: .max) == Set(ordered))
         #expect(try folded(ledger, threads: 2, copyLimit: .max) == Set(ordered))
     }
 
@@ -187,22 +196,39 @@ import Testing
         #expect(imaged == seqs)
         #expect(throws: LogError.self) { try image.record(0) }
         #expect(throws: LogError.self) { try image.record(log.head.seq + 1) }
-        #expect(try log.image(copyLimit: 0) == nil)
+        // The writer maps every segment; a reader copies the last one while the writer holds the directory.
+        #expect(image.copiedByteCount == 0)
+        #expect(try log.image(copyLimit: 0) != nil)
+        let reader = try EventLog.openReader(at: directory.path)
+        defer { reader.close() }
+        #expect(try reader.image(copyLimit: 0) == nil)
+        #expect(try #require(try reader.image()).copiedByteCount > 0)
     }
 
     /// Which record a damage test flips a payload byte of.
     enum Victim: CaseIterable {
         /// In a component, in a sealed (mapped) segment.
         case sealed
-        /// In a component, in the last segment (read into memory).
+        /// In a component, in the last segment (mapped, or read into memory when the file system does not map).
         case tail
         /// In no component (no subject keys).
         case keyless
     }
 
-    @Test(arguments: Victim.allCases, [Int.max, 0])
-    func aDamagedRecordStopsTheRebuild(victim: Victim, copyLimit: Int) throws {
+    /// How a damage test's reader reads the log.
+    enum Reading: CaseIterable {
+        /// Every segment mapped (no writer holds the directory).
+        case mapped
+        /// The last segment copied (the writer holds the directory).
+        case copied
+        /// Sequentially, component by component (the writer holds the directory, and no copy is allowed).
+        case streamed
+    }
+
+    @Test(arguments: Victim.allCases, Reading.allCases)
+    func aDamagedRecordStopsTheRebuild(victim: Victim, reading: Reading) throws {
         let writer = try ledger()
+        defer { writer.log.close() }
         let log = try #require(writer.log as? EventLog)
         let components = try writer.components()
         let inComponents = Set(components.joined())
@@ -218,12 +244,15 @@ import Testing
             default: break
             }
         }
-        writer.log.close()
+        if reading == .mapped { writer.log.close() }
         let record = try #require(chosen)
         let reader = try Ledger.openReader(at: directory.path)
         defer { reader.log.close() }
         // Damaged after the reader opened: the rebuild itself must find it, and never fold around it.
         try flipPayloadByte(of: record)
+        let copyLimit = reading == .streamed ? 0 : Int.max
+        let image = try (reader.log as? EventLog)?.image(copyLimit: copyLimit)
+        #expect((image?.copiedByteCount).map { $0 > 0 } == [.mapped: false, .copied: true][reading])
         do {
             _ = try reader.foldComponents(copyLimit: copyLimit, into: 0) { (count: inout Int, records: FoldRecords) in
                 count += records.count
