@@ -202,11 +202,24 @@ public final class LogImage: @unchecked Sendable {
     /// Calls `body` with every record in seq order, each checked as by ``record(_:checkCRC:)``; while the image
     /// is being made (see ``EventLog/image(copyLimit:whileReading:)``), right behind the reads of its copies.
     public func forEachRecord(checkCRC: Bool = true, _ body: (LogRecordView) throws -> Void) throws {
+        try forEachRecord(in: 1..<(headSeq + 1), checkCRC: checkCRC, body)
+    }
+
+    /// ``forEachRecord(checkCRC:_:)`` over the records `seqs` only (clamped to `1...headSeq`). Several threads may
+    /// each go through a range of their own once the copies are read (or when there are none).
+    public func forEachRecord(in seqs: Range<UInt64>, checkCRC: Bool = true, _ body: (LogRecordView) throws -> Void)
+        throws
+    {
+        let seqs = seqs.clamped(to: 1..<(headSeq + 1))
+        guard !seqs.isEmpty else { return }
         var read = 0
-        for index in 0..<pieces.count {
+        for index in piece(of: seqs.lowerBound)..<pieces.count {
             let piece = pieces[index]
-            guard piece.firstSeq <= piece.lastSeq else { continue }
-            for seq in piece.firstSeq...piece.lastSeq {
+            if piece.firstSeq >= seqs.upperBound { break }
+            let first = max(piece.firstSeq, seqs.lowerBound)
+            let last = min(piece.lastSeq, seqs.upperBound - 1)
+            guard first <= last else { continue }
+            for seq in first...last {
                 let start = Int(starts[Int(seq - 1)])
                 let end = seq < piece.lastSeq ? Int(starts[Int(seq)]) : piece.size
                 if piece.copyStart >= 0, piece.copyStart + end > read { read = try wait(until: piece.copyStart + end) }

@@ -1,4 +1,5 @@
 import LedgerLog
+import LedgerSystem
 
 /// Which component each record of the log belongs to, found from the records' subject keys alone (no
 /// decoding). Components are numbered in the order of their first records.
@@ -66,6 +67,36 @@ struct ComponentMap {
     }
 }
 
+/// The quick hashes of the subject keys of a run of records, in seq order.
+private struct KeyHashes: Sendable {
+    private var hashes: [UInt64] = []
+    /// Record `i`'s hashes end at `ends[i]`.
+    private var ends: [Int] = []
+
+    init(records: Int) {
+        hashes.reserveCapacity(records * 3)
+        ends.reserveCapacity(records)
+    }
+
+    /// The hashes kept so far.
+    var count: Int { hashes.count }
+
+    /// Keeps a hash of the current record's.
+    mutating func append(_ hash: UInt64) { hashes.append(hash) }
+
+    /// Ends the current record (its hashes are those kept since the last end).
+    mutating func endRecord() { ends.append(hashes.count) }
+
+    /// Calls `body` with each record's hashes, in order.
+    func forEachRecord(_ body: (ArraySlice<UInt64>) -> Void) {
+        var start = 0
+        for end in ends {
+            body(hashes[start..<end])
+            start = end
+        }
+    }
+}
+
 extension Ledger {
     /// Groups the log's records into components. The file log's records are grouped by quick 64-bit hashes of
     /// their subject keys, read in place: two keys sharing a hash (rare) only join two components, which changes
@@ -96,11 +127,28 @@ extension Ledger {
 
     /// The components of an image's records. Every frame is checked; with `checkCRC` false, only the checksums of
     /// the records without subject keys (in no component) are, for a caller that checks those of the others as it
-    /// reads them again.
-    static func componentMap(of image: LogImage, checkCRC: Bool) throws(ServiceError) -> ComponentMap {
+    /// reads them again. An image of `parallelFrom` records or more with nothing to copy is read on two threads.
+    static func componentMap(of image: LogImage, checkCRC: Bool, parallelFrom: UInt64 = 65_536)
+        throws(ServiceError) -> ComponentMap
+    {
         var union = HashUnion(expected: Int(image.headSeq) / 4)
         var firstNodes: [Int32] = []
         firstNodes.reserveCapacity(Int(image.headSeq))
+        if image.copiedByteCount == 0, image.headSeq >= parallelFrom, onlineProcessorCount > 1 {
+            // Nothing to wait for: two threads read the two halves' frames and hash their keys, then the keys
+            // are joined here in seq order (as one thread joins them below).
+            for half in try keyHashes(of: image, checkCRC: checkCRC) {
+                half.forEachRecord { hashes in
+                    var first: Int32 = -1
+                    for hash in hashes {
+                        let id = union.id(of: hash)
+                        if first < 0 { first = id } else { union.union(first, id) }
+                    }
+                    firstNodes.append(first)
+                }
+            }
+            return ComponentMap(firstNodes: firstNodes, union: &union)
+        }
         try mapErrors {
             try image.forEachRecord(checkCRC: checkCRC) { view in
                 let node = node(of: view, in: union)
@@ -109,6 +157,32 @@ extension Ledger {
             }
         }
         return ComponentMap(firstNodes: firstNodes, union: &union)
+    }
+
+    /// The quick hashes of every record's subject keys, the first half of the records' read on one thread and the
+    /// second half's on another; every frame checked, and the checksums as ``componentMap(of:checkCRC:)`` says.
+    private static func keyHashes(of image: LogImage, checkCRC: Bool) throws(ServiceError) -> [KeyHashes] {
+        let middle = image.headSeq / 2 + 1
+        let halves = [1..<middle, middle..<(image.headSeq + 1)]
+        let results = ResultSlots<Result<KeyHashes, ServiceError>>(count: 2)
+        runThreads(2) { half in
+            var hashes = KeyHashes(records: halves[half].count)
+            let result = Result { () throws(ServiceError) -> KeyHashes in
+                try mapErrors {
+                    try image.forEachRecord(in: halves[half], checkCRC: checkCRC) { view in
+                        let before = hashes.count
+                        view.forEachSubjectKeyQuickHash { hashes.append($0) }
+                        if hashes.count == before, !checkCRC, !view.checksumMatches {
+                            throw image.damaged(seq: view.seq)
+                        }
+                        hashes.endRecord()
+                    }
+                }
+                return hashes
+            }
+            results.set(half, result)
+        }
+        return try results.values().map { (result) throws(ServiceError) in try result!.get() }
     }
 
     /// The log's image (``LogImage``) with the records of its components (``ComponentMap/members``), grouped

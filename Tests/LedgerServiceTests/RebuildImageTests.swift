@@ -205,6 +205,43 @@ import Testing
         #expect(try #require(try reader.image()).copiedByteCount > 0)
     }
 
+    @Test func groupingOnTwoThreadsGivesWhatOneThreadGives() throws {
+        let writer = try ledger()
+        defer { writer.log.close() }
+        let log = try #require(writer.log as? EventLog)
+        let image = try #require(try log.image())
+        #expect(image.copiedByteCount == 0)
+        let serial = try Ledger.componentMap(of: image, checkCRC: false, parallelFrom: .max)
+        for checkCRC in [false, true] {
+            let parallel = try Ledger.componentMap(of: image, checkCRC: checkCRC, parallelFrom: 1)
+            #expect(parallel.componentOf == serial.componentOf)
+            #expect(parallel.lastSeq == serial.lastSeq)
+            #expect(parallel.sizes == serial.sizes)
+        }
+        #expect(serial.componentOf.count == Int(log.head.seq))
+        #expect(serial.componentOf.contains(-1))
+    }
+
+    @Test(arguments: [false, true])
+    func groupingOnTwoThreadsFindsADamagedKeylessRecordInEitherHalf(secondHalf: Bool) throws {
+        let writer = try ledger()
+        defer { writer.log.close() }
+        let log = try #require(writer.log as? EventLog)
+        let map = try Ledger.componentMap(of: try #require(try log.image()), checkCRC: false, parallelFrom: .max)
+        let middle = Int(log.head.seq) / 2
+        let keyless = map.componentOf.indices.filter { map.componentOf[$0] < 0 && ($0 >= middle) == secondHalf }
+        let victim = try log.record(seq: UInt64(try #require(keyless.first)) + 1)
+        try flipPayloadByte(of: victim)
+        let image = try #require(try log.image())
+        do {
+            _ = try Ledger.componentMap(of: image, checkCRC: false, parallelFrom: 1)
+            Issue.record("the grouping passed over damaged record \(victim.seq)")
+        } catch {
+            #expect(error.code == .damaged, "\(error)")
+            #expect(error.message.contains("\(victim.seq)"), "\(error)")
+        }
+    }
+
     /// Which record a damage test flips a payload byte of.
     enum Victim: CaseIterable {
         /// In a component, in a sealed (mapped) segment.
