@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerLog
 import LedgerPostgres
 import LedgerService
+import LedgerSystem
 
 /// Shared steps of the commands: opening the ledger and turning service errors into CLI errors.
 enum Commands {
@@ -28,7 +29,8 @@ enum Commands {
         }
     }
 
-    /// Opens the data directory for reading.
+    /// Opens the data directory for reading; a directory that does not exist is a failure (exit 1), see
+    /// ``existingDataDirectory(_:)``.
     static func openReader(_ context: CommandContext) throws(CLIError) -> Ledger {
         if let url = try postgresURL(context) {
             do {
@@ -37,11 +39,34 @@ enum Commands {
                 throw failure(ServiceError(error))
             }
         }
+        let directory = try existingDataDirectory(context)
         do {
-            return try Ledger.openReader(at: context.dataDirectory, catalog: context.catalog)
+            return try Ledger.openReader(at: directory, catalog: context.catalog)
         } catch {
             throw failure(error)
         }
+    }
+
+    /// The data directory of a command that only reads it. A directory that does not exist is a failure: read
+    /// as an empty ledger, a mistyped `--data` would report success with empty values (`verify` ok, `digest` an
+    /// empty head). An existing directory with no log yet is an empty ledger. Writers that add records create the
+    /// directory; `repair` and `rebuild`, which only work on a log that is there, check it too.
+    static func existingDataDirectory(_ context: CommandContext) throws(CLIError) -> String {
+        let directory = context.dataDirectory
+        let status: FileStatus?
+        do {
+            status = try PosixFileSystem().stat(directory)
+        } catch {
+            throw CLIError.failure("cannot read the data directory \(directory): \(error.message)")
+        }
+        guard let status else {
+            throw CLIError.failure(
+                "no ledger at \(directory): the directory does not exist (check --data or $LEDGER_DATA)")
+        }
+        guard status.isDirectory else {
+            throw CLIError.failure("no ledger at \(directory): it is a file, not a directory")
+        }
+        return directory
     }
 
     /// The PostgreSQL connection string of `--store` / `$LEDGER_STORE`, or nil for the file log.
@@ -73,7 +98,8 @@ enum Commands {
                 defer { store.close() }
                 return try store.verify(expectHead: expectHead, expectSeq: expectSeq)
             }
-            return try EventLog.verify(at: context.dataDirectory, expectHead: expectHead, expectSeq: expectSeq)
+            let directory = try existingDataDirectory(context)
+            return try EventLog.verify(at: directory, expectHead: expectHead, expectSeq: expectSeq)
         } catch let error as LogError {
             throw CLIError.failure(error.message)
         } catch {
@@ -82,7 +108,7 @@ enum Commands {
     }
 
     /// `repair` for the configured store. PostgreSQL has nothing to cut: a transaction either committed or left
-    /// nothing behind.
+    /// nothing behind. A data directory that does not exist has nothing to repair: a failure, not a new ledger.
     static func repair(_ context: CommandContext) throws(CLIError) -> RepairReport {
         do {
             if let url = try postgresURL(context) {
@@ -91,7 +117,7 @@ enum Commands {
                 let head = store.head
                 return RepairReport(cut: nil, headSeq: head.seq, headHash: head.hash)
             }
-            return try EventLog.repair(at: context.dataDirectory)
+            return try EventLog.repair(at: try existingDataDirectory(context))
         } catch let error as LogError {
             throw CLIError.failure(error.message)
         } catch {

@@ -18,6 +18,8 @@ enum Help {
               See 'ledger help <subcommand>' for detailed help.
               Exit codes: 0 success; 1 a failure found (rejected input, invalid signature, corruption);
               64 usage error; 70 internal error.
+              Commands that only read (and repair, rebuild) refuse a --data directory that does not exist
+              (exit 1); commands that append records create it.
 
             """
         return out

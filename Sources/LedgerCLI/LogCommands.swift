@@ -85,6 +85,8 @@ enum LogCommands {
     }
 
     static func rebuild(_ context: CommandContext) throws(CLIError) -> Int32 {
+        // A data directory that does not exist has nothing to rebuild: a failure, not a new ledger.
+        if try Commands.postgresURL(context) == nil { _ = try Commands.existingDataDirectory(context) }
         let ledger = try Commands.openWriter(context, environment: nil)
         defer { ledger.log.close() }
         let total = ledger.log.head.seq

@@ -4,9 +4,10 @@ import LedgerService
 /// `ledger quarantine`: the rejected payloads with time, status and reason.
 enum QuarantineCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let directory = try Commands.existingDataDirectory(context)
         let items: [Quarantine.Item]
         do {
-            items = try Quarantine(dataDirectory: context.dataDirectory).items()
+            items = try Quarantine(dataDirectory: directory).items()
         } catch {
             throw Commands.failure(error)
         }
