@@ -15,12 +15,27 @@ extension LedgerAPI {
     /// How often a waiting feed request looks whether the server is shutting down, in milliseconds.
     static let drainCheckMillis = 100
 
+    /// The `status` of the 400 a feed request gets when its cursor is beyond the head.
+    static let cursorAhead = HTTPError.Code("CURSOR_AHEAD")
+
     /// `GET /v1/events?after=SEQ&limit=N&wait=S`: the records after SEQ, gap-free in sequence order, and
     /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record.
+    /// A cursor beyond the head is 400 `CURSOR_AHEAD`: it was not handed out by this log (a consumer's cursor
+    /// from before a restore, or from another ledger), and answering an empty page would let the consumer skip
+    /// the records appended up to it.
     func events(_ request: HTTPRequest) throws -> HTTPResponse {
         let cursor = try wholeNumber(request, "after", default: 0, range: 0...UInt64(Int64.max))
         let limit = try wholeNumber(request, "limit", default: 100, range: 1...UInt64(Self.maxFeedLimit))
         let wait = try number(request, "wait", default: 0, range: 0...Self.maxFeedWait)
+        let current = ledger.log.head.seq
+        if cursor > current {
+            throw HTTPError(
+                .badRequest, code: Self.cursorAhead,
+                message:
+                    "after \(cursor) is beyond the head, record \(current): this log never handed out that cursor "
+                    + "(it was restored from a backup, or the cursor is another ledger's); the consumer holds records "
+                    + "this log does not: re-sync it from a seq at most \(current)")
+        }
         if wait > 0 {
             // Woken by the writer's group commit as soon as a record after the cursor is durable; waiting in slices
             // of at most `drainCheckMillis`, so that a shutdown ends the wait at once (``endLongPolls()``).

@@ -151,7 +151,7 @@ public enum OpenAPIDocument {
               summary: Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds.
               security: [{bearer: []}]
               parameters:
-                - {name: after, in: query, schema: {type: integer, default: 0}}
+                - {name: after, in: query, description: "A seq at most the head (0 for the start).", schema: {type: integer, default: 0}}
                 - {name: limit, in: query, schema: {type: integer, default: 100, maximum: 1000}}
                 - {name: wait, in: query, schema: {type: number, default: 0, maximum: 60}}
               responses:
@@ -164,6 +164,11 @@ public enum OpenAPIDocument {
                         properties:
                           events: {type: array, items: {type: object}}
                           next: {type: integer}
+                "400":
+                  description: >
+                    A malformed parameter (BAD_REQUEST), or `after` beyond the head (CURSOR_AHEAD, the message naming
+                    the head): a cursor this log never handed out, e.g. one from before a restore.
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
           /v1/corrections:
             post:
               summary: Append an operator correction (admin token).

@@ -89,8 +89,30 @@ import Testing
             #expect(refused.json?["error"]?["message"]?.string?.hasPrefix(name) == true, "\(query)")
         }
         let last = try harness.respond(.get, "/v1/events?after=9223372036854775807")
-        #expect(last.json?["events"]?.array?.isEmpty == true)
-        #expect(last.json?["next"] == 9_223_372_036_854_775_807)
+        #expect(last.status.code == 400)
+        #expect(last.json?["error"]?["status"] == "CURSOR_AHEAD")
+    }
+
+    /// A cursor beyond the head (a consumer's from before a restore) is refused naming the head, instead of an
+    /// empty page that would let the consumer skip the records appended up to its cursor; the head itself stays
+    /// a valid cursor and long-polls.
+    @Test func aCursorBeyondTheHeadIsRefused() throws {
+        let harness = try APIHarness()
+        for i in 0..<2 {
+            _ = try harness.respond(
+                .post, "/webhooks/apple",
+                body: try harness.notification(type: "DID_RENEW", subtype: nil, uuid: 10 + i, transactionId: "300\(i)"))
+        }
+        for query in ["after=3", "after=7&wait=0.05", "after=7&limit=1"] {
+            let ahead = try harness.respond(.get, "/v1/events?\(query)")
+            #expect(ahead.status.code == 400, "\(query)")
+            #expect(ahead.json?["error"]?["status"] == "CURSOR_AHEAD", "\(query)")
+            let message = ahead.json?["error"]?["message"]?.string ?? ""
+            #expect(message.contains("beyond the head, record 2"), "\(message)")
+        }
+        let atHead = try harness.respond(.get, "/v1/events?after=2&wait=0.05")
+        #expect(atHead.status.code == 200)
+        #expect(atHead.json == .object(["events": [], "next": 2]))
     }
 
     @Test func tokensGuardReadsAndAdmin() throws {
