@@ -158,7 +158,7 @@ public enum LedgerCommands {
                 "correct SUBJECT (--grant PRODUCT --from T --until T | --revoke --from T) --reason TEXT --operator NAME"
             ],
             options: [data, store] + subject + [
-                OptionSpec("--grant", value: "PRODUCT", "Grant this product's devices."),
+                OptionSpec("--grant", value: "PRODUCT", "Grant this product's devices (a product of the catalog)."),
                 OptionSpec("--revoke", "Revoke the subject's entitlement."),
                 OptionSpec("--from", value: "T", "Effective from."),
                 OptionSpec("--until", value: "T", "Grant until."),

@@ -50,6 +50,17 @@ enum OperatorCommands {
             guard let until = try context.instant("--until"), until > from else {
                 throw CLIError.usage("--grant needs --until T after --from", command: "correct")
             }
+            guard context.catalog.product(id: product) != nil else {
+                // Checked here, before the data directory is opened: the grant would give no devices.
+                let hint =
+                    product.utf8.count > 256
+                    ? nil : Suggestion.closest(to: product, among: context.catalog.products.map(\.id))
+                throw CLIError.usage(
+                    "--grant '\(product.prefix(256))' is not a product of the catalog"
+                        + (hint.map { " (did you mean '\($0)'?)" } ?? "")
+                        + "; 'ledger catalog' lists them (--catalog FILE loads another catalog)",
+                    command: "correct")
+            }
             action = .grant(productId: product, from: from, until: until)
         case (nil, true):
             guard !context.arguments.has("--until") else {

@@ -27,10 +27,17 @@ extension Ledger {
         return try append([(record, nil)])[0]
     }
 
-    /// Appends a correction for a subject.
+    /// Appends a correction for a subject. A grant must name a product of the catalog (it gives that product's
+    /// devices; an unknown one would give none): otherwise ``ServiceError/Code/invalidInput`` and nothing is
+    /// appended.
     public func correct(_ query: SubjectQuery, action: Correction.Action, reason: String, operatorName: String)
         throws(ServiceError) -> AppendOutcome
     {
+        if case .grant(let product, _, _) = action, catalog.product(id: product) == nil {
+            throw ServiceError(
+                .invalidInput,
+                "'\(product)' is not a product of the catalog: a grant gives a known product's devices")
+        }
         let subject: Subject
         switch query {
         case .user(let id): subject = Subject(appAccountToken: AccountToken.token(forUser: id), userId: id)

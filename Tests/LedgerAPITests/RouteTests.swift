@@ -149,11 +149,13 @@ import Testing
         #expect(state.json?["deviceLimit"] == 2)
         let off = try APIHarness()
         #expect(try off.respond(.post, "/v1/corrections", body: correction).status.code == 403)
-        // Odd bodies are 400s and append nothing: a fractional user id or time, a product id past any real one.
+        // Odd bodies are 400s and append nothing: a fractional user id or time, a product id past any real one or
+        // not in the catalog.
         let head = try harness.respond(.get, "/healthz").json?["head"]
         for (name, value) in [
             ("subject", JSONValue.object(["userId": .double(7.5)])), ("from", .double(1_767_225_600_000.5)),
             ("productId", .string(String(repeating: "p", count: 70_000))),
+            ("productId", .string("com.visla.gps.monthly_99")),  // not in the catalog: the grant would give nothing
         ] {
             var fields: JSONObject = [
                 "subject": .object(["userId": 7]), "action": "grant", "productId": "com.visla.gps.monthly_2",

@@ -77,9 +77,13 @@ import Testing
 
     @Test func aCorrectionTheLogCouldNotReadBackIsRefusedAndAppendsNothing() throws {
         try ingest()
+        // A catalog that knows the over-long product, so that the grant gets as far as the log.
+        let long = String(repeating: "p", count: 70_000)
+        let catalog = workspace.file(
+            "catalog.json", [#"[{"productId":"\#(long)","period":"monthly","devices":1,"price":"1.00"}]"#])
         let result = ledger([
-            "correct", "--data", workspace.data, "--user", "42", "--grant", String(repeating: "p", count: 70_000),
-            "--from", "2026-01-01", "--until", "2026-02-01", "--reason", "r", "--operator", "o",
+            "correct", "--data", workspace.data, "--user", "42", "--grant", long, "--from", "2026-01-01", "--until",
+            "2026-02-01", "--reason", "r", "--operator", "o", "--catalog", catalog,
         ])
         #expect(result.code == 1)
         #expect(result.err.hasPrefix("error: the record cannot be stored"), "\(result.err)")
@@ -113,6 +117,30 @@ import Testing
         let result = ledger(["correct", "--data", workspace.data, "--user", "42", "--revoke", "--from", "2026-01-01"])
         #expect(result.code == 64)
         #expect(result.err.contains("--reason"))
+    }
+
+    /// A grant of a product the catalog does not know would give no devices: a usage error naming the product,
+    /// before anything is written (the data directory is not even created).
+    @Test func aGrantOfAnUnknownProductIsAUsageError() throws {
+        let grant = [
+            "correct", "--data", workspace.data, "--user", "42", "--grant", "com.visla.gps.monthly_33", "--from",
+            "2026-03-10T00:00:00Z", "--until", "2026-03-20T00:00:00Z", "--reason", "credit", "--operator", "alice",
+        ]
+        let fresh = ledger(grant)
+        #expect(fresh.code == 64)
+        #expect(
+            fresh.err.hasPrefix(
+                "error: --grant 'com.visla.gps.monthly_33' is not a product of the catalog (did you mean "
+                    + "'com.visla.gps.monthly_3'?)"), "\(fresh.err)")
+        #expect(fresh.err.contains("USAGE:"))
+        #expect(ledger(["digest", "--data", workspace.data]).code == 1, "the data directory was not created")
+        try ingest()
+        let head = ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"]
+        #expect(ledger(grant).code == 64)
+        #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == head, "nothing appended")
+        var known = grant
+        known[6] = "com.visla.gps.monthly_3"
+        #expect(ledger(known).code == 0)
     }
 
     @Test func aRevokeWithAnUntilIsAUsageErrorNotASilentDrop() {
