@@ -6,6 +6,7 @@ import LedgerJSON
 /// `[{"productId","period","devices","price","currency","priceSource"}]`, plus an optional `"kind"`
 /// (`autoRenewable`, default, or `nonRenewing`). `period` is `monthly`, `semiannual`, `annual`, `weekly` or an
 /// ISO 8601 duration (`P1W`, `P3M`, `P1Y`); a non-renewing product's period is the fixed time one purchase buys.
+/// Each `productId` appears once.
 enum CatalogFile {
     static let maxBytes = 4 << 20
     /// The highest price a catalog may give a product: a million in its currency.
@@ -27,9 +28,15 @@ enum CatalogFile {
             throw CLIError.failure("expected a JSON array of products")
         }
         var products: [Product] = []
+        // Each productId once: with two entries for one id, which devices and price hold is anyone's guess.
+        var positions: [String: Int] = [:]
         for (i, item) in items.enumerated() {
             guard let id = item["productId"]?.string, !id.isEmpty else {
                 throw CLIError.failure("product \(i + 1) has no productId")
+            }
+            if let first = positions.updateValue(i, forKey: id) {
+                throw CLIError.failure(
+                    "productId \(id) appears twice (products \(first + 1) and \(i + 1)): give each product once")
             }
             guard let periodName = item["period"]?.string, let period = Period(named: periodName) else {
                 throw CLIError.failure(

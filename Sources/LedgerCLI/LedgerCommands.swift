@@ -7,7 +7,7 @@ public enum LedgerCommands {
         "Keep the ledger in PostgreSQL: postgres://… (default: $LEDGER_STORE, else the file log in --data).")
     static let json = OptionSpec("--json", "Print one JSON document on stdout.")
     static let catalog = OptionSpec(
-        "--catalog", value: "FILE", "Load the product catalog from FILE (JSON).")
+        "--catalog", value: "FILE", "Load the product catalog from FILE (JSON; each productId once).")
     static let verify: [OptionSpec] = [
         OptionSpec(
             "--environment", value: "ENV", "sandbox or production to accept (default: the one the data is bound to)."),

@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerJSON
+import LedgerTesting
 import Testing
 
 @testable import LedgerCLI
@@ -36,6 +37,24 @@ import Testing
 ])
 func catalogFileRejectsBadShapes(_ text: String) throws {
     #expect(throws: CLIError.self) { try CatalogFile.parse(try JSONValue.parse(text)) }
+}
+
+/// Two entries for one product used to load with the last one winning, silently: the file is refused, naming it.
+@Test func aCatalogFileWithADuplicateProductIsRefused() {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/catalog.json"
+    write(
+        path,
+        #"[{"productId":"com.visla.gps.monthly_1","period":"monthly","devices":1,"price":"4.90"},"#
+            + #"{"productId":"com.visla.gps.annual_1","period":"annual","devices":1,"price":"35.00"},"#
+            + #"{"productId":"com.visla.gps.monthly_1","period":"monthly","devices":5,"price":"4.90"}]"#)
+    let result = ledger(["catalog", "--json", "--catalog", path])
+    #expect(result.code == 1)
+    #expect(
+        result.err.hasPrefix(
+            "error: catalog \(path): productId com.visla.gps.monthly_1 appears twice (products 1 and 3)"),
+        "\(result.err)")
+    #expect(result.out.isEmpty)
 }
 
 @Test func moneyParsingNeverOverflows() {
