@@ -128,7 +128,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "LedgerCLITests",
-            dependencies: ["LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog"]),
+            dependencies: [
+                "LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog", "LedgerHTTP",
+            ]),
         .testTarget(
             name: "LedgerStoreConformanceTests",
             dependencies: [

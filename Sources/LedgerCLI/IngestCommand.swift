@@ -16,13 +16,15 @@ enum IngestCommand {
         let directory = context.dataDirectory
         let bound = Commands.boundEnvironment(context)
         let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
+        // An input that cannot be opened is refused before the data directory is opened (or created).
+        try InputFile.checkReadable(inputs)
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
         defer { ledger.log.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         var counts = IngestCounts()
-        let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
         // An input that cannot be read to its end stops the run there; the counts of what was done before it
         // are printed all the same, then the error.
         var stopped: CLIError?

@@ -49,4 +49,14 @@ enum InputFile {
             throw CLIError.failure("cannot read \(path): \(error.message)")
         }
     }
+
+    /// Checks that every input can be opened (closing it again), so that a command which writes can refuse a
+    /// missing input before it opens, or creates, the data directory.
+    /// - Throws: ``CLIError`` failure naming the first input that cannot be opened.
+    static func checkReadable(_ paths: [String]) throws(CLIError) {
+        for path in paths where path != "-" {
+            let fd = try open(path)
+            try? Syscall.closing(fd)
+        }
+    }
 }

@@ -46,7 +46,8 @@ public enum LedgerCommands {
                 Input is JSON Lines: each line a request body {"signedPayload":"…"} exactly as Apple POSTs it \
                 (blank lines ignored). Each line is verified and appended durably as one record, recognised as a \
                 duplicate (same notificationUUID), or rejected into the quarantine with its reason. Prints \
-                {"accepted":N,"duplicates":N,"rejected":N}. Exit 0 when nothing was rejected, else 1.
+                {"accepted":N,"duplicates":N,"rejected":N}. Exit 0 when nothing was rejected, else 1. A FILE that \
+                cannot be opened is refused before anything is written.
                 """,
             options: verify + [data, store, json, catalog], positionals: 0...Int.max, positionalName: "FILE|-"),
         CommandSpec(
@@ -195,7 +196,8 @@ public enum LedgerCommands {
                     + " [--read-token T] [--admin-token T]"
             ],
             discussion: """
-                Prints 'listening on http://HOST:PORT' when ready. Binds 127.0.0.1 unless told otherwise (TLS \
+                Prints 'listening on http://HOST:PORT' when ready; binds before it opens the data directory, so a \
+                busy port leaves nothing behind. Binds 127.0.0.1 unless told otherwise (TLS \
                 belongs to a reverse proxy in front), keeps connections alive, limits headers to 16 KiB and bodies \
                 to 1 MiB, and logs one JSON line per request to stderr. SIGTERM/SIGINT: stop accepting, finish \
                 in-flight requests, flush, exit 0.

@@ -19,6 +19,14 @@ enum ServeCommand {
         let port = try context.integer("--port", in: 0...65535) ?? 8080
         let bound = Commands.boundEnvironment(context)
         let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        // The address is bound before the data directory is opened: a busy port or a bad host leaves nothing
+        // behind (no new data directory, no LOCK).
+        let listener: HTTPListener
+        do {
+            listener = try HTTPListener(host: host, port: UInt16(port))
+        } catch {
+            throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
+        }
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
         defer { ledger.log.close() }
@@ -33,7 +41,7 @@ enum ServeCommand {
         configuration.onDrain = { api.endLongPolls() }
         do {
             let server = try HTTPServer(configuration: configuration, responder: api.application())
-            try server.run { line in
+            try server.run(listener: listener) { line in
                 Terminal.line(line)
             }
         } catch {

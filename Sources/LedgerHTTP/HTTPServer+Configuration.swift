@@ -33,7 +33,7 @@ extension HTTPServer {
     public struct Configuration: Sendable {
         /// The address to bind; `127.0.0.1` unless told otherwise (TLS belongs to a proxy in front).
         public var host: String
-        /// The port to bind; 0 picks a free port, reported by ``HTTPServer/start()``.
+        /// The port to bind; 0 picks a free port, reported by ``HTTPServer/start(listener:)``.
         public var port: UInt16
         /// Request size limits.
         public var limits: HTTPLimits

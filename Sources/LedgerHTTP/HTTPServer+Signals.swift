@@ -6,7 +6,7 @@ import LedgerSystem
     import Musl
 #endif
 
-/// The write end of the self-pipe the signal handler writes to; set only while ``HTTPServer/run(announce:)``
+/// The write end of the self-pipe the signal handler writes to; set only while ``HTTPServer/run(listener:announce:)``
 /// runs. Only read by the handler, which does nothing else.
 nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
 
@@ -26,9 +26,13 @@ extension HTTPServer {
     /// Signals reach a self-pipe (the handler only writes one byte); the waiting thread does the work.
     /// Only one server may `run` at a time in a process.
     ///
-    /// - Parameter announce: receives `listening on http://HOST:PORT` once the socket is bound; by default
-    ///   it is written to standard output at once (unbuffered).
+    /// - Parameters:
+    ///   - listener: a socket bound already (``HTTPListener``), used instead of binding the configuration's host
+    ///     and port.
+    ///   - announce: receives `listening on http://HOST:PORT` once the socket is bound; by default it is written
+    ///     to standard output at once (unbuffered).
     public func run(
+        listener: HTTPListener? = nil,
         announce: (String) -> Void = { line in HTTPServer.writeStandardOutput(line + "\n") }
     ) throws(SystemError) {
         var fds: [Int32] = [0, 0]
@@ -45,7 +49,7 @@ extension HTTPServer {
             try? Syscall.closing(fds[0])
             try? Syscall.closing(fds[1])
         }
-        let port = try start()
+        let port = try start(listener: listener)
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         announce("listening on http://\(host):\(port)")
         while true {

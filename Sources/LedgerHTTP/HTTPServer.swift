@@ -16,9 +16,9 @@ import Synchronization
 /// On two cores this is simpler than an event loop with a worker pool and as fast for the ledger's load
 /// (thousands of requests per second over a few keep-alive connections).
 ///
-/// Lifecycle: ``start()`` binds and starts accepting; ``shutdown(graceful:)`` stops accepting, lets
+/// Lifecycle: ``start(listener:)`` binds (or takes an ``HTTPListener`` bound earlier) and starts accepting; ``shutdown(graceful:)`` stops accepting, lets
 /// in-flight requests finish (closing idle keep-alive connections at once and answering the rest with
-/// `Connection: close`), flushes the access log and returns; ``run(announce:)`` does both around
+/// `Connection: close`), flushes the access log and returns; ``run(listener:announce:)`` does both around
 /// SIGTERM/SIGINT.
 ///
 /// Wiring, in a few lines:
@@ -72,11 +72,13 @@ public final class HTTPServer: Sendable {
 
     /// Binds, listens and starts accepting connections.
     ///
+    /// - Parameter bound: a socket bound already (``HTTPListener``), used instead of binding the configuration's
+    ///   host and port; the server takes it over.
     /// - Returns: the bound port (the ephemeral one when the configuration's port is 0).
-    /// - Throws: ``LedgerSystem/SystemError`` when the address cannot be bound (e.g. `addressInUse`), or
-    ///   when the server was already started.
+    /// - Throws: ``LedgerSystem/SystemError`` when the address cannot be bound (e.g. `addressInUse`), when the
+    ///   server was already started, or when the listener was taken by another server.
     @discardableResult
-    public func start() throws(SystemError) -> UInt16 {
+    public func start(listener bound: HTTPListener? = nil) throws(SystemError) -> UInt16 {
         try state.withLock { (state) throws(SystemError) -> UInt16 in
             guard case .idle = state else {
                 throw SystemError(
@@ -84,8 +86,18 @@ public final class HTTPServer: Sendable {
             }
             signal(SIGPIPE, SIG_IGN)
             let configuration = core.configuration
-            let (listener, port) = try Socket.listen(
-                host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            let listener: Int32
+            let port: UInt16
+            if let bound {
+                guard let fd = bound.take() else {
+                    throw SystemError(
+                        .other, call: "start", message: "the listener was taken by another server; bind a new one")
+                }
+                (listener, port) = (fd, bound.port)
+            } else {
+                (listener, port) = try Socket.listen(
+                    host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+            }
             let core = self.core
             do throws(SystemError) {
                 let thread = try Threads.spawn(detached: false) { Self.acceptLoop(core: core, listener: listener) }
@@ -102,7 +114,7 @@ public final class HTTPServer: Sendable {
     ///
     /// Graceful: stop accepting, close idle connections, let in-flight requests finish (up to the drain
     /// timeout, after which their connections are shut down), then flush the access log. Not graceful:
-    /// shut every connection down at once. Calling it again, or before ``start()``, is harmless.
+    /// shut every connection down at once. Calling it again, or before ``start(listener:)``, is harmless.
     public func shutdown(graceful: Bool = true) {
         state.withLock { state in
             guard case .running(_, let acceptThread, _) = state else {

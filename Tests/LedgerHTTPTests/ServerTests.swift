@@ -28,6 +28,21 @@ struct ServerTests {
         #expect(remotes.count == 1)
     }
 
+    /// A listener bound before the server exists (as `ledger serve` binds before it opens the data directory):
+    /// the server accepts on it, and a second server cannot take it.
+    @Test func aServerAcceptsOnAListenerBoundBeforeIt() throws {
+        let listener = try HTTPListener(host: "127.0.0.1", port: 0)
+        #expect(throws: SystemError.self) { try HTTPListener(host: "127.0.0.1", port: listener.port) }
+        let server = try HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0), responder: makeTestApplication())
+        defer { server.shutdown() }
+        #expect(try server.start(listener: listener) == listener.port)
+        #expect(try HTTPClient(port: listener.port).send(.get, "/healthz").status == .ok)
+        let other = try HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0), responder: makeTestApplication())
+        #expect(throws: SystemError.self) { try other.start(listener: listener) }
+    }
+
     @Test func malformedRequestGets400AndTheConnectionCloses() throws {
         let server = try TestServer()
         defer { server.stop() }
