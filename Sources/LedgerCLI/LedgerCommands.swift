@@ -15,7 +15,7 @@ public enum LedgerCommands {
         OptionSpec("--app-apple-id", value: "N", "The app's Apple ID (required with production)."),
         OptionSpec(
             "--trust-root", value: "FILE", repeatable: true,
-            "A trusted root certificate, DER or PEM (or $LEDGER_TRUST_ROOTS, colon-separated)."),
+            "Trusted roots: a DER certificate or a PEM file of one or more (or $LEDGER_TRUST_ROOTS, colon-separated)."),
     ]
     /// `inspect` writes nothing and also accepts Apple's two local environments.
     static let inspectVerify: [OptionSpec] =

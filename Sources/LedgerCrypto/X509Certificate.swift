@@ -110,19 +110,56 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         try self.init(taking: decoded, der: der)
     }
 
-    /// Parses a certificate file's contents: PEM when it holds `-----BEGIN`, otherwise DER.
+    /// Parses a certificate file's contents: PEM when it holds `-----BEGIN`, otherwise DER. Of a PEM file with
+    /// several certificates, the first; ``certificates(fileContents:)`` reads them all.
     public convenience init(fileContents bytes: [UInt8]) throws(CryptoError) {
-        let marker = Array("-----BEGIN".utf8)
-        let isPEM =
-            bytes.count >= marker.count
-            && (0...(bytes.count - marker.count)).contains { start in
-                bytes[start..<(start + marker.count)].elementsEqual(marker)
-            }
-        if isPEM {
+        if Self.isPEM(bytes) {
             try self.init(pemRepresentation: String(decoding: bytes, as: UTF8.self))
         } else {
             try self.init(derRepresentation: bytes)
         }
+    }
+
+    /// Every certificate of a file: each `CERTIFICATE` block of a PEM file (a bundle), in order, or the one
+    /// certificate of a DER file. Throws when a PEM file holds no certificate, or a block does not parse.
+    public static func certificates(fileContents bytes: [UInt8]) throws(CryptoError) -> [X509Certificate] {
+        guard isPEM(bytes) else { return [try X509Certificate(derRepresentation: bytes)] }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let begin = "-----BEGIN CERTIFICATE-----"
+        let end = "-----END CERTIFICATE-----"
+        var certificates: [X509Certificate] = []
+        var rest = text[...]
+        while let start = rest.firstRange(of: begin) {
+            guard let stop = rest[start.upperBound...].firstRange(of: end) else {
+                throw CryptoError(.invalidEncoding, "PEM CERTIFICATE block \(certificates.count + 1) has no END line")
+            }
+            let block = String(rest[start.lowerBound..<stop.upperBound])
+            do throws(CryptoError) {
+                certificates.append(try X509Certificate(pemRepresentation: block))
+            } catch {
+                throw CryptoError(
+                    .invalidEncoding, "PEM CERTIFICATE block \(certificates.count + 1): \(error.message)")
+            }
+            rest = rest[stop.upperBound...]
+        }
+        guard !certificates.isEmpty else {
+            throw CryptoError.openSSL(.invalidEncoding, "the text holds no PEM CERTIFICATE block")
+        }
+        return certificates
+    }
+
+    /// Whether a file's bytes are PEM text (they hold `-----BEGIN`).
+    static func isPEM(_ bytes: [UInt8]) -> Bool {
+        let marker = Array("-----BEGIN".utf8)
+        return bytes.count >= marker.count
+            && (0...(bytes.count - marker.count)).contains { start in
+                bytes[start..<(start + marker.count)].elementsEqual(marker)
+            }
+    }
+
+    /// The PEM `CERTIFICATE` block.
+    public var pemRepresentation: String {
+        OpenSSLCoding.writingPEM { bio in PEM_write_bio_X509(bio, x509) } ?? ""
     }
 
     /// The subject public key; throws unless it is an EC key on P-256 or P-384.

@@ -11,7 +11,8 @@ public enum TrustRoots {
     /// The largest certificate file read.
     static let maxFileBytes = 1 << 20
 
-    /// Loads DER or PEM certificates from files.
+    /// Loads DER or PEM certificates from files: every certificate of a PEM file (a bundle of roots), the one
+    /// of a DER file.
     public static func load(paths: [String], fileSystem: any FileSystem = PosixFileSystem()) throws(ServiceError)
         -> [X509Certificate]
     {
@@ -32,9 +33,10 @@ public enum TrustRoots {
                 throw ServiceError(.configuration, "trust root \(path) is over 1 MiB: not a certificate")
             }
             do {
-                roots.append(try X509Certificate(fileContents: bytes))
+                roots += try X509Certificate.certificates(fileContents: bytes)
             } catch {
-                throw ServiceError(.configuration, "trust root \(path) is not a DER or PEM certificate: \(error)")
+                throw ServiceError(
+                    .configuration, "trust root \(path) is not a DER or PEM certificate file: \(error)")
             }
         }
         return roots

@@ -96,6 +96,23 @@ import Testing
         #expect(ledger(["digest", "--data", workspace.data, "--json"]).json?["seq"] == 1)
     }
 
+    /// A PEM file with several roots trusts every one of them, not only the first: here the notification's chain
+    /// needs the second.
+    @Test func everyRootOfAPEMBundleIsTrusted() throws {
+        let other = TestPKI.sharedP256.pki.root
+        #expect(other != workspace.pki.pki.root)
+        let bundle = workspace.file(
+            "roots.pem", [other.pemRepresentation + workspace.pki.pki.root.pemRepresentation])
+        let signed = try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY")
+        let result = ledger(
+            ["ingest", "--data", workspace.data, "--environment", "sandbox", "--trust-root", bundle]
+                + [workspace.file("in.jsonl", [body(signed)])])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.json == .object(["accepted": 1, "duplicates": 0, "rejected": 0]))
+        let named = result.err.split(separator: "\n").filter { $0.hasPrefix("  trust root ") }
+        #expect(named.count == 2, "both roots named: \(result.err)")
+    }
+
     @Test func refusesToVerifyWithoutATrustRoot() {
         let result = ledger([
             "ingest", "--data", workspace.data, "--environment", "sandbox", workspace.file("e.jsonl", []),

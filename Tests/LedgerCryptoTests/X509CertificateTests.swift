@@ -133,6 +133,29 @@ struct X509CertificateTests {
         }
     }
 
+    /// A PEM file may hold several certificates (a bundle of roots): ``certificates(fileContents:)`` reads them
+    /// all, in order; a DER file holds one.
+    @Test func aPEMBundleGivesEveryCertificate() throws {
+        let chain = try Self.chain()
+        let other = try Self.chain()
+        #expect(try X509Certificate(pemRepresentation: chain.root.pemRepresentation) == chain.root)
+        let bundle = "# roots\n" + other.root.pemRepresentation + "\n" + chain.root.pemRepresentation
+        #expect(try X509Certificate.certificates(fileContents: Array(bundle.utf8)) == [other.root, chain.root])
+        #expect(try X509Certificate(fileContents: Array(bundle.utf8)) == other.root, "the initializer reads one")
+        #expect(try X509Certificate.certificates(fileContents: chain.root.derRepresentation) == [chain.root])
+        let broken = other.root.pemRepresentation + "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
+        #expect(throws: CryptoError(.invalidEncoding, "")) {
+            try X509Certificate.certificates(fileContents: Array(broken.utf8))
+        }
+        let unterminated = other.root.pemRepresentation + "-----BEGIN CERTIFICATE-----\nAAAA\n"
+        #expect(throws: CryptoError(.invalidEncoding, "")) {
+            try X509Certificate.certificates(fileContents: Array(unterminated.utf8))
+        }
+        #expect(throws: CryptoError(.invalidEncoding, "")) {
+            try X509Certificate.certificates(fileContents: Array("-----BEGIN PUBLIC KEY-----\n".utf8))
+        }
+    }
+
     @Test func fingerprintIsColonSeparatedUpperCaseSHA256() throws {
         let chain = try Self.chain()
         let text = chain.root.fingerprintDescription
