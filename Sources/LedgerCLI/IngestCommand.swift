@@ -7,8 +7,9 @@ import LedgerSystem
 /// `ledger ingest`: JSON Lines of notification bodies → verified records in the log.
 enum IngestCommand {
     static let batchSize = 2048
-    /// The longest input line read: a body over 1 MiB is rejected (and quarantined) by the pipeline; a line far
-    /// longer than that is not a notification, and ends the input with an error.
+    /// The longest input line read whole: a body over 1 MiB is rejected (and quarantined) by the pipeline; a line
+    /// longer than this is read through without being held and rejected the same way from its first 1 MiB, its
+    /// size and its SHA-256, and the lines after it are ingested.
     static let maxLineBytes = 64 << 20
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
@@ -48,20 +49,37 @@ enum IngestCommand {
 
     /// Verifies and appends the input's lines in batches as they are read (one group commit each; each batch
     /// verified on every core while the one before it commits), with a progress bar over the input's bytes.
-    /// A read failure or an over-long line stops the input there: the batches before it stay appended.
+    /// A line over ``maxLineBytes`` is rejected into the quarantine without being held, and the lines after it
+    /// follow. A read failure stops the input there: the batches before it stay appended.
     static func ingest(
         lines: LineBatches, into pipeline: IngestPipeline, label: String, counts: inout IngestCounts
     ) throws(CLIError) {
         let progress = Progress(label: label, total: Int(lines.totalBytes ?? 0), unit: .bytes)
         defer { progress.finish() }
+        // The over-long lines read since the last commit; a quarantine that cannot be written ends the input,
+        // as it stops a batch's commit.
+        func rejectOversized() {
+            for line in lines.takeOversized() {
+                do {
+                    counts.add(
+                        try pipeline.rejectUnread(
+                            prefix: line.prefix, size: line.size, sha256: line.sha256, message: line.reason))
+                } catch {
+                    lines.end(with: CLIError.failure(error.message))
+                    return
+                }
+            }
+        }
         do {
             try pipeline.ingest(batches: lines, threads: onlineProcessorCount) { results in
                 for result in results { counts.add(result) }
+                rejectOversized()
                 progress.update(Int(lines.consumedBytes))
             }
         } catch {
             throw CLIError.failure("\(error.message); \(counts.accepted) records were appended before this")
         }
+        rejectOversized()
         if let failure = lines.failure {
             throw CLIError.failure(
                 "\(failure.message); the \(counts.accepted) records accepted before it stay appended (ingesting the"

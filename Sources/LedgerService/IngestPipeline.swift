@@ -116,6 +116,19 @@ public final class IngestPipeline: Sendable {
         try ingest(bodies: [body])[0]
     }
 
+    /// Rejects a body too large to be read whole (an input line far over ``maxBodyBytes``, read through without
+    /// being held): quarantined as `PAYLOAD_TOO_LARGE`, as a body over the limit is, from its first bytes, its
+    /// size and its SHA-256.
+    public func rejectUnread(prefix: [UInt8], size: Int, sha256: [UInt8], message: String) throws(ServiceError)
+        -> IngestResult
+    {
+        let status = "PAYLOAD_TOO_LARGE"
+        try quarantine.keep(
+            prefix: prefix, size: size, sha256: sha256, status: status, message: message,
+            at: Instant(milliseconds: clock()))
+        return .rejected(status: status, message: message)
+    }
+
     /// Appends the prepared records of a batch and quarantines its rejections.
     public func commit(_ prepared: [Prepared], bodies: [[UInt8]]) throws(ServiceError) -> [IngestResult] {
         var results = [IngestResult?](repeating: nil, count: prepared.count)

@@ -42,10 +42,20 @@ public final class Quarantine: Sendable {
 
     /// Keeps a rejected body with its reason, durably.
     public func keep(body: [UInt8], status: String, message: String, at: Instant) throws(ServiceError) {
-        let cut = body.count > Self.maxBodyBytes ? Array(body.prefix(Self.maxBodyBytes)) : body
+        try keep(
+            prefix: Array(body.prefix(Self.maxBodyBytes)), size: body.count, sha256: SHA256.hash(body), status: status,
+            message: message, at: at)
+    }
+
+    /// Keeps a rejected body that was not held whole (too large to read), durably: its first bytes (at most
+    /// ``maxBodyBytes`` are kept), its full size and the SHA-256 of all of it.
+    public func keep(prefix: [UInt8], size: Int, sha256: [UInt8], status: String, message: String, at: Instant)
+        throws(ServiceError)
+    {
+        let cut = prefix.count > Self.maxBodyBytes ? prefix[..<Self.maxBodyBytes] : prefix[...]
         let line: JSONValue = .object([
             "at": .string(at.iso8601), "status": .string(status), "message": .string(message),
-            "sha256": .string(Hex.encode(SHA256.hash(body))), "size": .int(body.count),
+            "sha256": .string(Hex.encode(sha256)), "size": .int(size),
             "body": .string(String(decoding: cut, as: UTF8.self)),
         ])
         var bytes = line.serializedBytes()

@@ -1,3 +1,4 @@
+import LedgerCrypto
 import LedgerJSON
 import LedgerTesting
 import Testing
@@ -111,6 +112,28 @@ import Testing
         #expect(result.json == .object(["accepted": 1, "duplicates": 0, "rejected": 0]))
         let named = result.err.split(separator: "\n").filter { $0.hasPrefix("  trust root ") }
         #expect(named.count == 2, "both roots named: \(result.err)")
+    }
+
+    /// A line over the 64 MiB line limit is one rejection, like any other: quarantined (its first 1 MiB, its size
+    /// and SHA-256), counted, and the lines after it ingested; exit 1 at the end.
+    @Test func aLineOverTheLineLimitIsRejectedAndTheRunGoesOn() throws {
+        let first = body(try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY"))
+        let second = body(try workspace.pki.signedNotification(type: "DID_RENEW", uuid: TestPKI.Payloads.uuid(2)))
+        var huge = [UInt8](repeating: UInt8(ascii: "x"), count: 65 << 20)
+        huge[0] = UInt8(ascii: "{")
+        let path = workspace.directory.path + "/in.jsonl"
+        write(path, bytes: Array((first + "\n").utf8) + huge + Array(("\n" + second + "\n").utf8))
+        let result = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [path])
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.json == .object(["accepted": 2, "duplicates": 0, "rejected": 1]))
+        #expect(result.err.contains("error: 1 rejected"), "\(result.err)")
+        let kept = try #require(ledger(["quarantine", "--data", workspace.data, "--json"]).json?.array)
+        #expect(kept.count == 1)
+        #expect(kept.first?["status"] == "PAYLOAD_TOO_LARGE")
+        #expect(kept.first?["size"] == .int(65 << 20))
+        #expect(kept.first?["sha256"] == .string(Hex.encode(SHA256.hash(huge))))
+        #expect(kept.first?["body"]?.string?.utf8.count == 1 << 20)
+        #expect(kept.first?["message"]?.string?.hasPrefix("line 2 of \(path) is \(65 << 20) bytes") == true)
     }
 
     @Test func refusesToVerifyWithoutATrustRoot() {

@@ -1,3 +1,4 @@
+import LedgerCrypto
 import LedgerTesting
 import Testing
 
@@ -42,15 +43,34 @@ import Testing
         #expect(read(try LineBatches(path: input("\n \n"), batchSize: 10, lineLimit: 100)).isEmpty)
     }
 
-    @Test func anOverlongLineEndsTheInputAfterTheLinesBeforeIt() throws {
-        let text = "{\"a\":1}\n{\"b\":2}\n" + String(repeating: "y", count: 300) + "\n{\"c\":3}\n"
-        for chunk in [8, 1 << 20] {
-            let batches = try LineBatches(path: input(text), batchSize: 1, lineLimit: 100, chunkBytes: chunk)
-            #expect(read(batches) == [[#"{"a":1}"#], [#"{"b":2}"#]], "chunk \(chunk)")
-            let failure = try #require(batches.failure)
-            #expect(failure.message.contains("line 3 of"))
-            #expect(failure.message.contains("longer than 100 bytes"))
+    /// A line over the limit is read through, not held: set aside with its first bytes, size and SHA-256, and
+    /// the lines after it follow.
+    @Test func anOverlongLineIsSetAsideAndTheLinesAfterItFollow() throws {
+        let long = String(repeating: "y", count: 300)
+        let text = "{\"a\":1}\n{\"b\":2}\n" + long + "\n{\"c\":3}\n" + long + "z"
+        for chunk in [8, 100, 1 << 20] {
+            let batches = try LineBatches(
+                path: input(text), batchSize: 1, lineLimit: 100, chunkBytes: chunk, keptBytes: 16)
+            #expect(read(batches) == [[#"{"a":1}"#], [#"{"b":2}"#], [#"{"c":3}"#]], "chunk \(chunk)")
+            #expect(batches.failure == nil)
+            #expect(batches.consumedBytes == Int64(text.utf8.count))
+            let set = batches.takeOversized()
+            #expect(set.map(\.number) == [3, 5])
+            #expect(set.map(\.size) == [300, 301])
+            #expect(set.map(\.sha256) == [SHA256.hash(Array(long.utf8)), SHA256.hash(Array((long + "z").utf8))])
+            #expect(set.allSatisfy { $0.prefix == Array(repeating: UInt8(ascii: "y"), count: 16) })
+            #expect(set.first?.reason.hasPrefix("line 3 of \(directory.path)/input.jsonl is 300 bytes") == true)
+            #expect(batches.takeOversized().isEmpty, "taken once")
         }
+    }
+
+    /// Skipping a line far over the limit reads it a buffer at a time: the buffer grows only to hold the limit.
+    @Test func skippingAHugeLineDoesNotGrowTheBuffer() throws {
+        let text = String(repeating: "y", count: 200_000) + "\n{\"a\":1}\n"
+        let batches = try LineBatches(path: input(text), batchSize: 10, lineLimit: 100, chunkBytes: 8)
+        #expect(read(batches) == [[#"{"a":1}"#]])
+        #expect(batches.takeOversized().map(\.size) == [200_000])
+        #expect(batches.bufferBytes == 101, "the limit and one byte to see the line is longer")
     }
 
     @Test func aMissingFileIsAClearFailure() {
