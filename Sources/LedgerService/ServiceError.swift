@@ -16,6 +16,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let environmentMismatch = Code("environmentMismatch")
         /// The log is damaged before its tail.
         public static let damaged = Code("damaged")
+        /// The data was written by a newer format version than this build reads: upgrade the ledger.
+        public static let unsupportedVersion = Code("unsupportedVersion")
         /// The input is not what the command takes.
         public static let invalidInput = Code("invalidInput")
         /// The configuration (trust roots, flags) is unusable.
@@ -51,6 +53,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .locked: code = .locked
         case .environmentMismatch: code = .environmentMismatch
         case .damaged: code = .damaged
+        case .unsupportedVersion: code = .unsupportedVersion
         case .noSpace, .io: code = .storage
         case .invalidEntry: code = .invalidInput
         default: code = .other

@@ -1,4 +1,5 @@
 import LedgerJSON
+import LedgerLog
 import LedgerTesting
 import Testing
 
@@ -159,6 +160,34 @@ import Testing
         #expect(html.code == 0, "\(html.err)")
         #expect(html.out.contains("<svg"))
         #expect(ledger(["state", "--data", workspace.data, "--user", "42", "--json"]).json?["deviceLimit"] == 3)
+    }
+
+    @Test func aRecordOfANewerFormatVersionIsAFailureNotAnInternalError() throws {
+        try ingest(2)
+        // The first record's version byte (its body's first byte) set to 2, its CRC-32C recomputed: a well-formed
+        // record this build cannot read.
+        let segment = workspace.data + "/log/00000000000000000001.seg"
+        var bytes = readFile(segment)
+        let start = 128
+        let length = Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16
+        bytes[start + 8] = 2
+        let crc = CRC32C.checksum(Array(bytes[start..<(start + 4)]) + Array(bytes[(start + 8)..<(start + 8 + length)]))
+        for index in 0..<4 { bytes[start + 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+        write(segment, bytes: bytes)
+        let empty = workspace.file("empty.jsonl", [])
+        for command in [
+            ["state", "--data", workspace.data, "--user", "42"],
+            ["history", "--data", workspace.data, "--user", "42"],
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [empty],
+            ["rebuild", "--data", workspace.data],
+            ["repair", "--data", workspace.data],
+            ["verify", "--data", workspace.data],
+        ] {
+            let result = ledger(command)
+            #expect(result.code == 1, "\(command[0]): \(result.err)")
+            let message = "segment 00000000000000000001.seg byte 128: record 1 was written by log format 2; upgrade"
+            #expect(result.err.contains("error: " + message), "\(command[0]): \(result.err)")
+        }
     }
 
     @Test func rebuildReportsTheProjection() throws {
