@@ -23,6 +23,9 @@ enum Commands {
             if let recovery = ledger.log.recovery {
                 Terminal.err("recovered: \(recovery)\n")
             }
+            if let recovery = ledger.log.evidenceRecovery {
+                Terminal.err("recovered: \(recovery)\n")
+            }
             return ledger
         } catch {
             throw failure(error)
@@ -99,7 +102,9 @@ enum Commands {
                 return try store.verify(expectHead: expectHead, expectSeq: expectSeq)
             }
             let directory = try existingDataDirectory(context)
-            return try EventLog.verify(at: directory, expectHead: expectHead, expectSeq: expectSeq)
+            return try EventLog.verify(
+                at: directory, expectHead: expectHead, expectSeq: expectSeq,
+                evidenceReferences: Ledger.evidenceReferences)
         } catch let error as LogError {
             throw CLIError.failure(error.message)
         } catch {
@@ -117,7 +122,8 @@ enum Commands {
                 let head = store.head
                 return RepairReport(cut: nil, headSeq: head.seq, headHash: head.hash)
             }
-            return try EventLog.repair(at: try existingDataDirectory(context))
+            return try EventLog.repair(
+                at: try existingDataDirectory(context), evidenceReferences: Ledger.evidenceReferences)
         } catch let error as LogError {
             throw CLIError.failure(error.message)
         } catch {

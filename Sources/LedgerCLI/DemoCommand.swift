@@ -96,7 +96,7 @@ enum DemoCommand {
         // 5. Verify and digest.
         let verified: VerifyReport
         do {
-            verified = try EventLog.verify(at: dataDirectory)
+            verified = try EventLog.verify(at: dataDirectory, evidenceReferences: Ledger.evidenceReferences)
         } catch {
             throw CLIError.failure(error.message)
         }

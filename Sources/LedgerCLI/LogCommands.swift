@@ -74,11 +74,18 @@ enum LogCommands {
                             "bytes": .integer($0.bytesCut), "savedAs": .string($0.savedAs),
                         ])
                     } ?? .null,
+                    "evidenceCut": report.evidenceCut.map {
+                        .object([
+                            "pack": .string($0.pack), "offset": .integer($0.offset),
+                            "bytes": .integer($0.bytesCut), "savedAs": .string($0.savedAs),
+                        ])
+                    } ?? .null,
                     "headSeq": .integer(Int64(clamping: report.headSeq)),
                     "headHash": .string(Hex.encode(report.headHash)),
                 ]))
         } else {
             Terminal.line(cut)
+            if let evidenceCut = report.evidenceCut { Terminal.line("\(evidenceCut)") }
             Terminal.line("head seq \(report.headSeq), head hash \(Hex.encode(report.headHash))")
         }
         return 0

@@ -120,7 +120,7 @@ extension FoldRecords {
 }
 
 /// The notification part, as far as the fold reads it.
-private struct NotificationPart {
+struct NotificationPart {
     let type: ByteRange
     let subtype: ByteRange?
     let signedDate: Instant
@@ -141,7 +141,7 @@ private struct NotificationPart {
 }
 
 /// The transaction part, as far as the fold reads it.
-private struct TransactionPart {
+struct TransactionPart {
     let otid: ByteRange
     let transactionId: ByteRange
     let productId: ByteRange
@@ -187,7 +187,7 @@ private struct TransactionPart {
 }
 
 /// The renewal part, as far as the fold reads it.
-private struct RenewalPart {
+struct RenewalPart {
     let otid: ByteRange
     let signedDate: Instant
     let autoRenewProductId: ByteRange?

@@ -111,13 +111,13 @@ extension EventLog {
         }
         if writable {
             do {
-                // Index the evidence packs, cutting a torn tail off the last one (no record refers to it).
-                try log.evidencePacks.lock.withLock { () throws(SystemError) in try log.evidencePacks.loadLocked() }
+                // Index the evidence packs, cutting a torn tail off the last one unless a record refers to it.
+                try log.recoverEvidence()
             } catch {
                 log.state.closed = true
                 for segment in log.state.segments { try? fileSystem.close(segment.fd) }
                 log.evidencePacks.close()
-                throw LogError.system(error, "recovering the evidence packs in \(layout.evidence)")
+                throw error
             }
         }
         if writable && log.state.headSeq - log.state.indexedSeq >= 10_000 {

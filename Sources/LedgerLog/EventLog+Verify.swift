@@ -46,14 +46,17 @@ public struct VerifyReport: Sendable, Hashable {
 public struct RepairReport: Sendable, Hashable {
     /// The torn tail that was cut, if there was one.
     public var cut: RecoveryReport?
+    /// The torn tail of the last evidence pack that was cut (bytes no record refers to), if there was one.
+    public var evidenceCut: EvidenceRecovery?
     /// The head after the repair.
     public var headSeq: UInt64
     /// Its chain hash.
     public var headHash: [UInt8]
 
     /// Creates a report (for other stores, which have no torn tail to cut).
-    public init(cut: RecoveryReport?, headSeq: UInt64, headHash: [UInt8]) {
+    public init(cut: RecoveryReport?, evidenceCut: EvidenceRecovery? = nil, headSeq: UInt64, headHash: [UInt8]) {
         self.cut = cut
+        self.evidenceCut = evidenceCut
         self.headSeq = headSeq
         self.headHash = headHash
     }
@@ -66,11 +69,14 @@ extension EventLog {
     /// - Parameters:
     ///   - expectHead: a pinned chain hash; the check fails unless it is the hash of record `expectSeq`
     ///     (or of the head when `expectSeq` is nil). Any rewrite of history up to there changes it.
+    ///   - evidenceReferences: where a record names the evidence it refers to; with it, bytes at the end of the
+    ///     last evidence pack that a record refers to are damage, not a torn tail.
     ///   - progress: called now and then with the seq reached.
     /// - Throws: only when files cannot be read at all.
     public static func verify(
         at directory: String, expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil,
-        fileSystem: any FileSystem = PosixFileSystem(), progress: ((UInt64) -> Void)? = nil
+        fileSystem: any FileSystem = PosixFileSystem(), evidenceReferences: EvidenceReferenceFinder? = nil,
+        progress: ((UInt64) -> Void)? = nil
     ) throws(LogError) -> VerifyReport {
         let layout = DataDirectory(root: directory)
         let meta = try Meta.read(fileSystem, layout)
@@ -83,14 +89,15 @@ extension EventLog {
                 if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
                 if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
             }
-            walk.closeAll(fileSystem)
             // A live writer may have been mid-write: if the segment with the "torn" tail has grown since, look again.
             guard attempt < 3, walk.problem?.isTail == true, let tail = walk.tail else { break }
             let name = walk.segments[tail.segment].name
             guard let now = try? fileSystem.stat(layout.segment(name)), now.size != walk.tailFileSize else { break }
+            walk.closeAll(fileSystem)
             attempt += 1
             usleep(20_000)
         }
+        defer { walk.closeAll(fileSystem) }
         let environment = meta?.environment ?? walk.environment
         let headHash =
             walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
@@ -102,7 +109,14 @@ extension EventLog {
                 kind: .damagedSegmentHeader, segment: nil, offset: nil, seq: nil,
                 message: "\(layout.meta) is missing although the log holds records; restore it from a backup")
         }
-        if report.problem == nil { report.problem = try EvidenceStore.verify(layout, fileSystem: fileSystem) }
+        if report.problem == nil {
+            let (segments, headSeq) = (walk.segments, walk.headSeq)
+            func referring(_ digests: Set<EvidenceDigest>) throws(LogError) -> (seq: UInt64, digest: EvidenceDigest)? {
+                try firstReference(fileSystem, segments, through: headSeq, finder: evidenceReferences, to: digests)
+            }
+            report.problem = try EvidenceStore.verify(
+                layout, fileSystem: fileSystem, firstReference: evidenceReferences == nil ? nil : referring)
+        }
         if let expectHead, report.problem == nil || expectSeq != nil {
             let actual = expectSeq == nil ? headHash : pinned
             if actual != expectHead {
@@ -119,17 +133,19 @@ extension EventLog {
         return report
     }
 
-    /// Cuts a torn tail after the last valid record, keeping the cut bytes in `lost+found`; never drops a valid
-    /// record. Takes the writer lock. Refuses with ``LogError/Code/damaged`` when damage is not at the tail,
-    /// including a record rewritten with its checksum recomputed: unlike an ordinary open for write, which
-    /// trusts the chain up to its index checkpoint, repair recomputes the whole hash chain first.
-    public static func repair(at directory: String, fileSystem: any FileSystem = PosixFileSystem())
-        throws(LogError) -> RepairReport
-    {
-        let log = try openWriter(
-            at: directory, environment: nil, options: LogOptions(verifyChainOnOpen: true), fileSystem: fileSystem)
+    /// Cuts a torn tail after the last valid record, and one after the last evidence pack's last valid entry,
+    /// keeping the cut bytes in `lost+found`; never drops a valid record, nor evidence a record refers to (see
+    /// `evidenceReferences`). Takes the writer lock. Refuses with ``LogError/Code/damaged`` when damage is not at
+    /// the tail, including a record rewritten with its checksum recomputed: unlike an ordinary open for write,
+    /// which trusts the chain up to its index checkpoint, repair recomputes the whole hash chain first.
+    public static func repair(
+        at directory: String, fileSystem: any FileSystem = PosixFileSystem(),
+        evidenceReferences: EvidenceReferenceFinder? = nil
+    ) throws(LogError) -> RepairReport {
+        let options = LogOptions(verifyChainOnOpen: true, evidenceReferences: evidenceReferences)
+        let log = try openWriter(at: directory, environment: nil, options: options, fileSystem: fileSystem)
         defer { log.close() }
         let (seq, hash) = log.head
-        return RepairReport(cut: log.recovery, headSeq: seq, headHash: hash)
+        return RepairReport(cut: log.recovery, evidenceCut: log.evidenceRecovery, headSeq: seq, headHash: hash)
     }
 }

@@ -26,6 +26,11 @@ public final class EventLog: @unchecked Sendable {
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
 
+    /// What opening for write cut off the last evidence pack (bytes no record refers to), if anything.
+    public var evidenceRecovery: EvidenceRecovery? {
+        evidencePacks.lock.withLock { evidencePacks.state.recovery }
+    }
+
     /// Everything that changes, guarded by `lock`.
     struct State {
         var environment: String?
@@ -76,7 +81,10 @@ public final class EventLog: @unchecked Sendable {
     ///
     /// Takes the directory's exclusive lock (a second writer gets ``LogError/Code/locked`` naming the holder),
     /// cuts a torn tail (keeping the cut bytes in `lost+found`), refuses damage before the tail
-    /// (``LogError/Code/damaged`` naming segment, offset and record), and loads or rebuilds the indexes.
+    /// (``LogError/Code/damaged`` naming segment, offset and record), and loads or rebuilds the indexes. Then it
+    /// indexes the evidence packs and cuts the bytes after the last pack's last valid entry the same way, unless a
+    /// record refers to evidence in them (found by the options' ``LogOptions/evidenceReferences``): that is damage
+    /// (``LogError/Code/damaged`` naming pack, offset and record), and nothing is cut.
     /// - Parameter environment: the environment this writer writes; a directory already bound to another one is
     ///   refused with ``LogError/Code/environmentMismatch``. Nil: whatever the directory is bound to.
     public static func openWriter(

@@ -1,3 +1,5 @@
+import LedgerCrypto
+
 /// The framing of evidence packs: raw evidence bodies appended to `evidence/pack-<8 digits>` files, each as one
 /// entry (documented byte by byte in `Events/README.md`):
 ///
@@ -101,6 +103,33 @@ enum EvidencePack {
         }
     }
 
+    /// The content addresses of the entries in `bytes`, the bytes after a pack's last valid entry (a tail the
+    /// writer's open would cut), each with the offset in `bytes` of the entry it names. Any byte of such an entry
+    /// may be the bad one, so every entry that starts there — at byte 0, and wherever the magic and version begin
+    /// another — is named both by the SHA-256 its header holds and by the SHA-256 of the body its header's length
+    /// delimits (when the body is all there): a single bad byte leaves one of the two the entry's true address.
+    static func digests(inTail bytes: [UInt8]) -> [EvidenceDigest: Int] {
+        var found: [EvidenceDigest: Int] = [:]
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var start = 0
+            while start + 48 <= raw.count {
+                defer { start += 1 }
+                guard start == 0 || (raw[start] == 0x4C && base.le32(start) == magic && raw[start + 4] == version)
+                else { continue }
+                let key = EvidenceDigest(UnsafeRawBufferPointer(start: base + start + 16, count: 32))
+                if found[key] == nil { found[key] = start }
+                let length = Int(base.le32(start + 8))
+                guard length <= raw.count - start - headerSize else { continue }
+                var hasher = SHA256()
+                hasher.update(UnsafeRawBufferPointer(start: base + start + headerSize, count: length))
+                let digest = EvidenceDigest(hasher.finalize())!
+                if found[digest] == nil { found[digest] = start }
+            }
+        }
+        return found
+    }
+
     /// Whether `body` matches the CRC-32C its header names.
     static func bodyHolds(_ header: Header, _ body: UnsafeRawBufferPointer) -> Bool {
         CRC32C.update(0, body) == header.bodyCRC
@@ -127,6 +156,9 @@ struct EvidenceDigest: Hashable, Sendable {
         guard bytes.count == 32 else { return nil }
         self = bytes.withUnsafeBytes { EvidenceDigest($0) }
     }
+
+    /// The digest's 32 bytes.
+    var bytes: [UInt8] { withUnsafeBytes(of: self) { Array($0) } }
 }
 
 /// Where one body lives in the packs.

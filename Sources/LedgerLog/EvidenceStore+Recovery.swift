@@ -1,20 +1,41 @@
 import LedgerSystem
 
-/// What the writer's open cut off the last evidence pack.
-struct EvidenceRecovery: Sendable, Equatable {
+/// What the writer's open cut off the last evidence pack: bytes after its last valid entry that no record refers
+/// to (a crash mid-write).
+public struct EvidenceRecovery: Sendable, Hashable, CustomStringConvertible {
     /// The pack's file name.
-    var pack: String
+    public var pack: String
     /// Where the cut started (the byte after the last valid entry).
-    var offset: Int64
+    public var offset: Int64
     /// How many bytes were cut.
-    var bytesCut: Int64
+    public var bytesCut: Int64
     /// Where the cut bytes were kept.
-    var savedAs: String
+    public var savedAs: String
+
+    public var description: String {
+        "cut \(bytesCut) bytes of torn tail from evidence pack \(pack) at byte \(offset) (kept in \(savedAs)); "
+            + "no record refers to them"
+    }
+}
+
+/// The bytes after the last valid entry of the writer's last pack, found on open and not cut yet: the writer's
+/// open cuts them only once it has made sure that no record refers to evidence in them.
+struct EvidenceTail {
+    /// The pack's number.
+    var number: UInt32
+    /// Where the bytes start (the byte after the last valid entry).
+    var offset: Int64
+    /// The bytes.
+    var bytes: [UInt8]
+    /// The content addresses of the entries in them, each with its entry's offset in the pack
+    /// (``EvidencePack/digests(inTail:)``).
+    var digests: [EvidenceDigest: Int64]
 }
 
 extension EvidenceStore {
     /// Finds the packs (and whether old per-file evidence exists) and indexes them, once. A writer checks every
-    /// body of the last pack, cuts a torn tail after its last valid entry and syncs it.
+    /// body of the last pack and notes the bytes after its last valid entry (``State/tail``), which
+    /// ``finishRecoveryLocked()`` then cuts.
     func loadLocked() throws(SystemError) {
         guard !state.loaded else { return }
         let numbers = try listLocked()
@@ -86,8 +107,8 @@ extension EvidenceStore {
     }
 
     /// Checks every entry of the writer's last pack, header and body: indexes the valid ones (a bad body followed
-    /// by valid entries as damaged), cuts the tail after the last valid entry (keeping the bytes in
-    /// `lost+found`), and syncs the pack, which becomes the current one.
+    /// by valid entries as damaged) and notes the bytes after the last valid entry as ``State/tail``. The pack
+    /// becomes the current one, ending there.
     private func recoverLastLocked(_ number: UInt32) throws(SystemError) {
         guard let fd = state.packs[number] else { return }
         let size = try fileSystem.fstat(fd).size
@@ -96,7 +117,7 @@ extension EvidenceStore {
         while offset < size {
             guard let header = try header(fd, at: offset), offset + header.entrySize <= size else {
                 // Damage, when a valid entry follows (left in place for `verify` and `audit` to report, and
-                // skipped); otherwise the torn tail.
+                // skipped); otherwise the tail.
                 let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
                 guard let next = EvidencePack.nextEntry(in: rest) else { break }
                 offset += Int64(next)
@@ -108,29 +129,41 @@ extension EvidenceStore {
                 (header.digest, EvidenceLocation(pack: number, offset: offset, length: header.length, damaged: !holds)))
             offset += header.entrySize
         }
-        // Bad bodies at the very end are a torn write, not damage: nothing durable refers to them.
+        // Bad bodies at the very end belong to the tail: a torn write, unless a record refers to them.
         while let last = entries.last, last.location.damaged {
             offset = last.location.offset
             entries.removeLast()
         }
         for item in entries { state.index[item.digest] = item.location }
         if offset < size {
-            let cut = try fileSystem.read(fd, count: Int(size - offset), at: offset)
-            try fileSystem.createDirectories(lostAndFound)
-            let saved = Path.join(lostAndFound, "\(EvidencePack.name(number)).\(offset).\(wallClockMillis()).tail")
-            try fileSystem.writeFileDurably(saved, cut)
-            try fileSystem.ftruncate(fd, size: offset)
-            try fileSystem.fsync(fd)
-            state.recovery = EvidenceRecovery(
-                pack: EvidencePack.name(number), offset: offset, bytesCut: size - offset, savedAs: saved)
-        } else {
-            // A writer that closed without a crash leaves its last entries unsynced: sync them before relying on
-            // them.
-            try fileSystem.fdatasync(fd)
+            let bytes = try fileSystem.read(fd, count: Int(size - offset), at: offset)
+            let digests = EvidencePack.digests(inTail: bytes).mapValues { offset + Int64($0) }
+            state.tail = EvidenceTail(number: number, offset: offset, bytes: bytes, digests: digests)
         }
         state.scanned[number] = offset
         state.current = (number, fd, offset)
         state.syncedEnd = offset
+    }
+
+    /// Ends the writer's recovery of the last pack: cuts the tail ``loadLocked()`` found (its bytes copied to
+    /// `lost+found` and fsynced first, then the pack truncated and fsynced), or, without one, syncs the pack (a
+    /// writer that exited cleanly may have left its last entries unsynced). Call it only once no record refers to
+    /// evidence in the tail.
+    func finishRecoveryLocked() throws(SystemError) {
+        guard let tail = state.tail else {
+            if let current = state.current { try fileSystem.fdatasync(current.fd) }
+            return
+        }
+        guard let fd = state.packs[tail.number] else { return }
+        let name = EvidencePack.name(tail.number)
+        try fileSystem.createDirectories(lostAndFound)
+        let saved = Path.join(lostAndFound, "\(name).\(tail.offset).\(wallClockMillis()).tail")
+        try fileSystem.writeFileDurably(saved, tail.bytes)
+        try fileSystem.ftruncate(fd, size: tail.offset)
+        try fileSystem.fsync(fd)
+        state.tail = nil
+        state.recovery = EvidenceRecovery(
+            pack: name, offset: tail.offset, bytesCut: Int64(tail.bytes.count), savedAs: saved)
     }
 
     /// The pack to append to: cuts a failed write off first, and rolls to a new pack (the old one synced, the

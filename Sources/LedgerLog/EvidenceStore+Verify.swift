@@ -10,24 +10,44 @@ extension EvidenceStore {
     /// Checks the framing of every evidence pack — each entry's header checksum and body CRC-32C — without
     /// writing anything, and returns the first problem with its pack and offset: entries that cannot be read or
     /// fail a checksum before the end are damage; an incomplete or failed entry at the very end of the last pack
-    /// is a torn tail (cut by the writer's next open, or `repair`). A tail still growing (a live writer) is
-    /// looked at again.
-    static func verify(_ layout: DataDirectory, fileSystem: any FileSystem) throws(LogError) -> LogProblem? {
+    /// is a torn tail (cut by the writer's next open, or `repair`) — unless `firstReference` finds a record that
+    /// refers to evidence in it, which makes it damage (the writer syncs evidence before the records that refer to
+    /// it). A tail still growing (a live writer) is looked at again.
+    /// - Parameter firstReference: the first record (seq, and the digest) that refers to one of the given
+    ///   digests; nil: references are not checked.
+    static func verify(
+        _ layout: DataDirectory, fileSystem: any FileSystem,
+        firstReference: ((Set<EvidenceDigest>) throws(LogError) -> (seq: UInt64, digest: EvidenceDigest)?)? = nil
+    ) throws(LogError) -> LogProblem? {
         var attempt = 0
         while true {
-            let (problem, pack, size) = try verifyOnce(layout, fileSystem: fileSystem)
-            guard let problem, problem.isTail, attempt < 3, let pack else { return problem }
-            guard let now = try? fileSystem.stat(Path.join(layout.evidence, pack)), now.size != size else {
-                return problem
+            let (problem, pack, size, tail) = try verifyOnce(
+                layout, fileSystem: fileSystem, referencesChecked: firstReference != nil)
+            guard let problem, problem.isTail, let pack else { return problem }
+            let growing = { () -> Bool in
+                guard attempt < 3, let now = try? fileSystem.stat(Path.join(layout.evidence, pack)), now.size != size
+                else { return false }
+                attempt += 1
+                usleep(20_000)
+                return true
             }
-            attempt += 1
-            usleep(20_000)
+            if growing() { continue }
+            guard let firstReference, let (seq, digest) = try firstReference(Set(tail.keys)) else { return problem }
+            // The entry may have been completed since by a live writer, and the record written after it.
+            if growing() { continue }
+            let offset = tail[digest] ?? problem.offset ?? 0
+            return LogProblem(
+                kind: .damagedEvidence, segment: "evidence/\(pack)", offset: offset, seq: seq,
+                message: EventLog.referencedTailMessage(
+                    pack: Path.join(layout.evidence, pack), offset: offset, seq: seq, digest: digest,
+                    nothingCut: false))
         }
     }
 
-    /// One pass of ``verify(_:fileSystem:)``: the problem, and the pack it is in with the size it had.
-    private static func verifyOnce(_ layout: DataDirectory, fileSystem: any FileSystem) throws(LogError)
-        -> (LogProblem?, String?, Int64)
+    /// One pass of ``verify(_:fileSystem:firstReference:)``: the problem, the pack it is in with the size it had,
+    /// and for a torn tail the content addresses of the entries in it with their offsets.
+    private static func verifyOnce(_ layout: DataDirectory, fileSystem: any FileSystem, referencesChecked: Bool)
+        throws(LogError) -> (LogProblem?, String?, Int64, [EvidenceDigest: Int64])
     {
         let store = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
         defer { store.close() }
@@ -44,7 +64,7 @@ extension EvidenceStore {
                     guard let header = try store.header(fd, at: offset), offset + header.entrySize <= size else {
                         let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
                         if EvidencePack.nextEntry(in: rest) != nil {
-                            return (damage(layout, name, offset, "the entry there is unreadable"), name, size)
+                            return (damage(layout, name, offset, "the entry there is unreadable"), name, size, [:])
                         }
                         break
                     }
@@ -53,7 +73,7 @@ extension EvidenceStore {
                     let holds = body.withUnsafeBytes { EvidencePack.bodyHolds(header, $0) }
                     if !holds && firstBadBody == nil { firstBadBody = offset }
                     if holds, let bad = firstBadBody {
-                        return (damage(layout, name, bad, "its body fails its CRC-32C"), name, size)
+                        return (damage(layout, name, bad, "its body fails its CRC-32C"), name, size, [:])
                     }
                     offset += header.entrySize
                 }
@@ -61,19 +81,21 @@ extension EvidenceStore {
                 let tornAt = firstBadBody ?? (offset < size ? offset : nil)
                 guard let tornAt else { continue }
                 if !last {
-                    return (damage(layout, name, tornAt, "the entry there is unreadable"), name, size)
+                    return (damage(layout, name, tornAt, "the entry there is unreadable"), name, size, [:])
                 }
+                let bytes = try fileSystem.read(fd, count: Int(size - tornAt), at: tornAt)
+                let tail = EvidencePack.digests(inTail: bytes).mapValues { tornAt + Int64($0) }
                 let problem = LogProblem(
                     kind: .tornTail, segment: "evidence/\(name)", offset: tornAt, seq: nil,
                     message: "evidence pack \(Path.join(layout.evidence, name)) ends with \(size - tornAt) bytes of "
-                        + "torn entry at byte \(tornAt) (a crash mid-write; no record refers to it); opening the "
-                        + "writer or `ledger repair` cuts it")
-                return (problem, name, size)
+                        + "torn entry at byte \(tornAt) (a crash mid-write\(referencesChecked ? "; no record refers to it" : "")); "
+                        + "opening the writer or `ledger repair` cuts it")
+                return (problem, name, size, tail)
             }
         } catch {
             throw LogError.system(error, "reading the evidence packs in \(layout.evidence)")
         }
-        return (nil, nil, 0)
+        return (nil, nil, 0, [:])
     }
 
     private static func damage(_ layout: DataDirectory, _ name: String, _ offset: Int64, _ what: String)

@@ -65,6 +65,8 @@ final class EvidenceStore: @unchecked Sendable {
         var loaded = false
         /// Whether evidence files of the old per-file layout (`<2 hex>/<62 hex>`) exist.
         var hasLegacy = false
+        /// The bytes after the last valid entry of the writer's last pack, until its open cuts them.
+        var tail: EvidenceTail?
         /// What the writer's open cut off a torn pack tail, if anything.
         var recovery: EvidenceRecovery?
         var closed = false

@@ -18,17 +18,23 @@ public struct LogOptions: Sendable {
     /// An evidence pack is rolled (a new `evidence/pack-…` file started) once it holds at least this many bytes.
     /// Default 256 MiB.
     public var evidencePackSize: Int
+    /// Where a record's payload names the evidence it refers to (see ``EvidenceReferenceFinder``). The writer's
+    /// open asks it of every record when the last evidence pack ends in bytes that fail their checksums, and does
+    /// not cut them when a record refers to evidence there. Nil: the log sees no references (and cuts such bytes).
+    public var evidenceReferences: EvidenceReferenceFinder?
 
     /// Creates options.
     public init(
         segmentSize: Int = 128 << 20, checkpointInterval: Int = 1_000_000, maxBatchRecords: Int = 65_536,
-        verifyChainOnOpen: Bool = false, evidencePackSize: Int = 256 << 20
+        verifyChainOnOpen: Bool = false, evidencePackSize: Int = 256 << 20,
+        evidenceReferences: EvidenceReferenceFinder? = nil
     ) {
         self.segmentSize = min(max(segmentSize, 4096), 1 << 31)
         self.checkpointInterval = checkpointInterval
         self.maxBatchRecords = max(1, maxBatchRecords)
         self.verifyChainOnOpen = verifyChainOnOpen
         self.evidencePackSize = max(evidencePackSize, 1)
+        self.evidenceReferences = evidenceReferences
     }
 }
 

@@ -27,6 +27,8 @@ public protocol RecordStore: AnyObject, Sendable {
     var isWriter: Bool { get }
     /// What recovery did on open (a cut torn tail), if anything.
     var recovery: RecoveryReport? { get }
+    /// What recovery cut off the evidence on open (a torn tail no record refers to), if anything.
+    var evidenceRecovery: EvidenceRecovery? { get }
     /// The number of distinct subject keys indexed.
     var subjectCount: Int { get }
 
@@ -72,6 +74,9 @@ public protocol RecordStore: AnyObject, Sendable {
 }
 
 extension RecordStore {
+    /// Stores without evidence packs have nothing of them to cut.
+    public var evidenceRecovery: EvidenceRecovery? { nil }
+
     /// Polls the head, backing off from 5 to 50 ms, for stores that cannot be woken by their writer.
     public func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64 {
         var waited = 0

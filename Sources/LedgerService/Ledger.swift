@@ -22,12 +22,19 @@ public final class Ledger: Sendable {
         self.fold = EntitlementFold(catalog: catalog)
     }
 
+    /// Where the ledger's records name their evidence, for the log (``LedgerRecord/evidenceRange(inEncoded:)``):
+    /// give it to `EventLog.verify` and `EventLog.repair` so that they tell evidence records rely on from a torn
+    /// pack tail (``openWriter(at:environment:catalog:fileSystem:options:)`` gives it to the log itself).
+    public static let evidenceReferences: EvidenceReferenceFinder = { LedgerRecord.evidenceRange(inEncoded: $0) }
+
     /// Opens a data directory for writing, bound to `environment` (a directory bound to another
     /// environment is refused).
     public static func openWriter(
         at directory: String, environment: LedgerEnvironment?, catalog: Catalog = .visla,
         fileSystem: any FileSystem = PosixFileSystem(), options: LogOptions = .init()
     ) throws(ServiceError) -> Ledger {
+        var options = options
+        options.evidenceReferences = evidenceReferences
         do {
             let log = try EventLog.openWriter(
                 at: directory, environment: environment?.rawValue, options: options, fileSystem: fileSystem)

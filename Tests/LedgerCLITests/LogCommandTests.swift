@@ -162,6 +162,67 @@ import Testing
         #expect(ledger(["state", "--data", workspace.data, "--user", "42", "--json"]).json?["deviceLimit"] == 3)
     }
 
+    /// The offset of each entry of an evidence pack (56-byte headers, the body's length at byte 8).
+    func entryOffsets(_ pack: [UInt8]) -> [Int] {
+        var offsets: [Int] = []
+        var offset = 0
+        while offset + 56 <= pack.count {
+            offsets.append(offset)
+            let length = (0..<4).reduce(0) { $0 | Int(pack[offset + 8 + $1]) << (8 * $1) }
+            offset += 56 + length
+        }
+        return offsets
+    }
+
+    /// The audit's repro: a byte flipped near the end of the last pack, in the evidence record 3 refers to. The
+    /// writer synced it before that record, so this is damage: opening for write cuts nothing and fails naming the
+    /// pack, the offset and the record; verify reports it as damage.
+    @Test func evidenceARecordRefersToIsNeverCutAsATornTail() throws {
+        try ingest(3)
+        let pack = workspace.data + "/evidence/pack-00000001"
+        var bytes = readFile(pack)
+        let last = try #require(entryOffsets(bytes).last)
+        bytes[bytes.count - 100] ^= 0x01
+        write(pack, bytes: bytes)
+        let empty = workspace.file("empty.jsonl", [])
+        for command in [
+            ["ingest", "--data", workspace.data] + workspace.verifyFlags + [empty],
+            ["repair", "--data", workspace.data],
+        ] {
+            let result = ledger(command)
+            #expect(result.code == 1, "\(command[0]): \(result.err)")
+            #expect(result.err.contains("error: evidence pack \(pack) is damaged at byte \(last)"), "\(result.err)")
+            #expect(result.err.contains("record 3 refers to it"), "\(result.err)")
+            #expect(!result.err.contains("recovered:"))
+            #expect(readFile(pack) == bytes, "nothing was cut")
+        }
+        let verify = ledger(["verify", "--data", workspace.data, "--json"])
+        #expect(verify.code == 1)
+        #expect(verify.json?["problem"]?["kind"] == "damagedEvidence")
+        #expect(verify.json?["problem"]?["offset"] == .integer(Int64(last)))
+        #expect(verify.json?["problem"]?["seq"] == 3)
+        #expect(!verify.err.contains("no record refers to it"))
+    }
+
+    /// Bytes after the last entry that no record refers to (a crash mid-write) are cut, and the CLI says so.
+    @Test func aTornEvidenceTailIsCutAndReported() throws {
+        try ingest(2)
+        let pack = workspace.data + "/evidence/pack-00000001"
+        let bytes = readFile(pack)
+        write(pack, bytes: bytes + Array(bytes[0..<30]))
+        let verify = ledger(["verify", "--data", workspace.data, "--json"])
+        #expect(verify.code == 1)
+        #expect(verify.json?["problem"]?["kind"] == "tornTail")
+        let ingested = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [workspace.file("e", [])])
+        #expect(ingested.code == 0, "\(ingested.err)")
+        #expect(
+            ingested.err.contains(
+                "recovered: cut 30 bytes of torn tail from evidence pack pack-00000001 at byte \(bytes.count)"),
+            "\(ingested.err)")
+        #expect(readFile(pack) == bytes)
+        #expect(ledger(["verify", "--data", workspace.data]).code == 0)
+    }
+
     @Test func aRecordOfANewerFormatVersionIsAFailureNotAnInternalError() throws {
         try ingest(2)
         // The first record's version byte (its body's first byte) set to 2, its CRC-32C recomputed: a well-formed

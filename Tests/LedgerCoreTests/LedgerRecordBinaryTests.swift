@@ -19,6 +19,22 @@ struct LedgerRecordBinaryTests {
         }
     }
 
+    @Test("the evidence reference is found where the record holds it, without decoding the record")
+    func evidenceRange() throws {
+        var records = RandomRecords(seed: 2)
+        for _ in 0..<3_000 {
+            let record = records.record()
+            let bytes = record.encoded()
+            let range = bytes.withUnsafeBytes { LedgerRecord.evidenceRange(inEncoded: $0) }
+            #expect(range.map { Array(bytes[$0]) } == record.evidence)
+            // A truncated record refers to nothing it cannot prove.
+            if let range, range.upperBound > 0 {
+                let cut = Array(bytes[..<(range.upperBound - 1)])
+                #expect(cut.withUnsafeBytes { LedgerRecord.evidenceRange(inEncoded: $0) } == nil)
+            }
+        }
+    }
+
     @Test("the records Apple sends round-trip and stay compact")
     func realisticRecords() throws {
         for lifecycle in Lifecycle.all {

@@ -77,6 +77,73 @@ import Testing
         #expect(try log.evidence(SHA256.hash(body(3))) == nil)
     }
 
+    /// A flipped byte in the last entry of the last pack, which record 3 refers to: its header (the length, the
+    /// SHA-256, the header CRC) or its body. The entry was synced before the record was written, so this is damage,
+    /// not a torn write: the writer's open (and `repair`) refuses to cut it, and `verify` reports it as damage.
+    @Test(arguments: [9, 20, 50, EvidencePack.headerSize + 50])
+    func aBadLastEntryThatARecordRefersToIsDamageNotATornTail(at position: Int) throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        for n in 1...3 { try webhook(log, n) }
+        log.close()
+        let pack = try #require(packPaths(temp.data).first)
+        let entryC = 2 * Int64(EvidencePack.headerSize + 60)
+        var bytes = readBytes(pack)
+        bytes[Int(entryC) + position] ^= 0x20
+        writeBytes(pack, bytes)
+
+        let report = try EventLog.verify(at: temp.data, evidenceReferences: payloadIsDigest)
+        #expect(report.problem?.kind == .damagedEvidence)
+        #expect(report.problem?.segment == "evidence/pack-00000001")
+        #expect(report.problem?.offset == entryC)
+        #expect(report.problem?.seq == 3)
+        #expect(report.problem?.message.contains("record 3 refers to") == true, "\(report.problem?.message ?? "")")
+
+        for open in [
+            { () throws in try openWriter(temp.data).close() },
+            { () throws in _ = try EventLog.repair(at: temp.data, evidenceReferences: payloadIsDigest) },
+        ] {
+            do {
+                try open()
+                Issue.record("a damaged entry a record refers to must not be cut")
+            } catch let error as LogError {
+                #expect(error.code == .damaged)
+                #expect(error.message.contains("pack-00000001 is damaged at byte \(entryC)"), "\(error.message)")
+                #expect(error.message.contains("record 3 refers to"), "\(error.message)")
+            }
+            #expect(readBytes(pack) == bytes, "nothing was cut")
+            #expect(((try? PosixFileSystem().readDirectory(temp.data + "/lost+found")) ?? []).isEmpty)
+        }
+    }
+
+    /// The same bytes at the end of the pack, referred to by no record, are a torn tail: cut, and reported.
+    @Test func aBadLastEntryNoRecordRefersToIsCutAndReported() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        for n in 1...2 { try webhook(log, n) }
+        _ = try log.putEvidence(body(3))
+        log.close()
+        let pack = try #require(packPaths(temp.data).first)
+        let entryC = 2 * Int64(EvidencePack.headerSize + 60)
+        var bytes = readBytes(pack)
+        bytes[Int(entryC) + 20] ^= 0x20
+        writeBytes(pack, bytes)
+        let report = try EventLog.verify(at: temp.data, evidenceReferences: payloadIsDigest)
+        #expect(report.problem?.kind == .tornTail)
+        #expect(report.problem?.message.contains("no record refers to it") == true)
+        let reopened = try openWriter(temp.data)
+        defer { reopened.close() }
+        let cut = try #require(reopened.evidenceRecovery)
+        #expect(cut.pack == "pack-00000001")
+        #expect(cut.offset == entryC)
+        #expect(cut.bytesCut == Int64(EvidencePack.headerSize + 60))
+        #expect(readBytes(cut.savedAs) == Array(bytes[Int(entryC)...]))
+        #expect(fileSize(pack) == entryC)
+        #expect(
+            "\(cut)".hasPrefix(
+                "cut \(cut.bytesCut) bytes of torn tail from evidence pack pack-00000001 at byte \(entryC)"))
+    }
+
     @Test(arguments: [10, EvidencePack.headerSize + 20])
     func aFlippedByteInAnEarlierEntryIsReportedNotCut(at position: Int) throws {
         let temp = TempDirectory()

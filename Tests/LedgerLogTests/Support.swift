@@ -53,11 +53,18 @@ final class Counter: @unchecked Sendable {
     }
 }
 
-/// Opens a writer for the sandbox environment with a stepping clock.
+/// The evidence reference of the tests' records: a payload of exactly 32 bytes is the SHA-256 of the evidence
+/// it refers to (the evidence tests append such records); other payloads refer to none.
+let payloadIsDigest: EvidenceReferenceFinder = { payload in payload.count == 32 ? 0..<32 : nil }
+
+/// Opens a writer for the sandbox environment with a stepping clock (and, unless the options say otherwise,
+/// ``payloadIsDigest`` for the records' evidence references).
 func openWriter(
     _ dir: String, options: LogOptions = .init(), fileSystem: any FileSystem = PosixFileSystem()
 ) throws -> EventLog {
-    try EventLog.openWriter(
+    var options = options
+    if options.evidenceReferences == nil { options.evidenceReferences = payloadIsDigest }
+    return try EventLog.openWriter(
         at: dir, environment: "sandbox", options: options, fileSystem: fileSystem, clock: steppingClock())
 }
 
