@@ -24,6 +24,7 @@ enum LogCommands {
                 "ok": .bool(report.ok), "records": .integer(Int64(clamping: report.records)),
                 "headSeq": .integer(Int64(clamping: report.headSeq)), "headHash": .string(Hex.encode(report.headHash)),
                 "segments": .int(report.segments), "environment": .string(report.environment),
+                "missingEvidence": .integer(Int64(clamping: report.missingEvidence)),
             ]
             if let problem = report.problem {
                 object["problem"] = .object([
@@ -37,6 +38,7 @@ enum LogCommands {
             Terminal.line("records \(report.records) in \(report.segments) segment(s)")
             Terminal.line("head seq \(report.headSeq)")
             Terminal.line("head hash \(Hex.encode(report.headHash))")
+            if report.missingEvidence > 0 { Terminal.line("missing evidence \(report.missingEvidence) record(s)") }
         }
         if let problem = report.problem {
             Terminal.err("error: \(problem.message)\n")

@@ -23,6 +23,8 @@ public struct VerifyReport: Sendable, Hashable {
     public var segments: Int
     /// The first problem, if any.
     public var problem: LogProblem?
+    /// How many records refer to evidence that is not there (0 when the references were not checked).
+    public var missingEvidence: UInt64 = 0
 
     /// Whether every checksum, seq, time and chain hash is right (and the head is the expected one).
     public var ok: Bool { problem == nil }
@@ -69,8 +71,10 @@ extension EventLog {
     /// - Parameters:
     ///   - expectHead: a pinned chain hash; the check fails unless it is the hash of record `expectSeq`
     ///     (or of the head when `expectSeq` is nil). Any rewrite of history up to there changes it.
-    ///   - evidenceReferences: where a record names the evidence it refers to; with it, bytes at the end of the
-    ///     last evidence pack that a record refers to are damage, not a torn tail.
+    ///   - evidenceReferences: where a record names the evidence it refers to. With it, every record's reference
+    ///     must resolve to an entry in the packs (or a per-file copy): an index lookup, the bodies are not read
+    ///     (`missingEvidence`, naming the first record and the count); and bytes at the end of the last evidence
+    ///     pack that a record refers to are damage, not a torn tail.
     ///   - progress: called now and then with the seq reached.
     /// - Throws: only when files cannot be read at all.
     public static func verify(
@@ -83,11 +87,27 @@ extension EventLog {
         var pinned: [UInt8]?
         var walk: LogWalk
         var attempt = 0
+        let packs = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
+        defer { packs.close() }
+        let legacyPath = { (digest: EvidenceDigest) in legacyEvidencePath(root: layout.evidence, digest: digest.bytes) }
+        var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
         while true {
+            missing = (0, nil, nil)
             walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
                 view in
                 if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
                 if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+                guard let evidenceReferences, missing.error == nil,
+                    let digest = reference(view.payload, evidenceReferences)
+                else { return }
+                do throws(SystemError) {
+                    if try !packs.holds(digest, legacyPath: legacyPath) {
+                        missing.count += 1
+                        if missing.first == nil { missing.first = (view.seq, digest) }
+                    }
+                } catch {
+                    missing.error = error
+                }
             }
             // A live writer may have been mid-write: if the segment with the "torn" tail has grown since, look again.
             guard attempt < 3, walk.problem?.isTail == true, let tail = walk.tail else { break }
@@ -98,6 +118,9 @@ extension EventLog {
             usleep(20_000)
         }
         defer { walk.closeAll(fileSystem) }
+        if let error = missing.error {
+            throw LogError.system(error, "reading the evidence packs in \(layout.evidence)")
+        }
         let environment = meta?.environment ?? walk.environment
         let headHash =
             walk.headHash.isEmpty ? (environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
@@ -116,6 +139,16 @@ extension EventLog {
             }
             report.problem = try EvidenceStore.verify(
                 layout, fileSystem: fileSystem, firstReference: evidenceReferences == nil ? nil : referring)
+        }
+        report.missingEvidence = missing.count
+        if let (seq, digest) = missing.first, report.problem?.isTail ?? true {
+            // More serious than a torn tail, which loses nothing acknowledged.
+            report.problem = LogProblem(
+                kind: .missingEvidence, segment: nil, offset: nil, seq: seq,
+                message: "record \(seq) refers to evidence \(Hex.encode(digest.bytes)) that no evidence pack in "
+                    + "\(layout.evidence) holds; \(missing.count) record(s) refer to evidence missing from there. "
+                    + "Restore the evidence packs from a backup (`ledger audit` names a subject's records whose "
+                    + "evidence is missing)")
         }
         if let expectHead, report.problem == nil || expectSeq != nil {
             let actual = expectSeq == nil ? headHash : pinned

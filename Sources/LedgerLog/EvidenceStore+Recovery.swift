@@ -55,14 +55,16 @@ extension EvidenceStore {
         state.loaded = true
     }
 
-    /// Looks again for entries and packs a writer added since (a reader's miss).
+    /// Looks again for entries and packs a writer added since (a reader's miss). Only the pack that was the last
+    /// one and any newer ones can have grown: the writer finishes its writes to a pack before it creates the next.
     func refreshLocked() throws(SystemError) {
+        let last = state.packs.keys.max() ?? 0
         let numbers = try listLocked()
         for number in numbers where state.packs[number] == nil {
             state.packs[number] = try fileSystem.open(path(number), OpenOptions(access: .readOnly))
             state.scanned[number] = 0
         }
-        for number in numbers { try scanHeadersLocked(number) }
+        for number in numbers where number >= last { try scanHeadersLocked(number) }
     }
 
     /// The pack numbers in the evidence folder, ascending; notes whether old per-file evidence exists.

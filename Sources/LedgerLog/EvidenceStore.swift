@@ -238,6 +238,22 @@ final class EvidenceStore: @unchecked Sendable {
         return Array(entry[EvidencePack.headerSize...])
     }
 
+    /// Whether the evidence stored under `digest` is there: an entry in the packs (an index lookup; a reader looks
+    /// again on a miss, for what a live writer added since), or a file of the per-file layout of earlier versions.
+    /// Bodies are not read: `verify` checks the packs' checksums, `audit` re-hashes the evidence.
+    func holds(_ digest: EvidenceDigest, legacyPath: (EvidenceDigest) -> String) throws(SystemError) -> Bool {
+        try lock.withLock { () throws(SystemError) in
+            try loadLocked()
+            if state.index[digest] != nil { return true }
+            if !writable {
+                try refreshLocked()
+                if state.index[digest] != nil { return true }
+            }
+            guard state.hasLegacy else { return false }
+            return try fileSystem.stat(legacyPath(digest)) != nil
+        }
+    }
+
     /// Where the body stored under `digest` is: its pack's path, the entry's offset and the body's length.
     func location(_ digest: EvidenceDigest) -> (path: String, offset: Int64, length: Int)? {
         lock.withLock {

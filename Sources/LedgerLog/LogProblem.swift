@@ -20,8 +20,11 @@ public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
         public static let damagedSegmentHeader = Kind("damagedSegmentHeader")
         /// Files from a newer format version.
         public static let newerVersion = Kind("newerVersion")
-        /// An evidence pack entry fails its checksum or cannot be read, before the pack's end.
+        /// An evidence pack entry fails its checksum or cannot be read, before the pack's end (or at its end, and a
+        /// record refers to it).
         public static let damagedEvidence = Kind("damagedEvidence")
+        /// Records refer to evidence that no evidence pack (nor a per-file copy) holds.
+        public static let missingEvidence = Kind("missingEvidence")
         /// The head differs from the expected head.
         public static let headMismatch = Kind("headMismatch")
     }

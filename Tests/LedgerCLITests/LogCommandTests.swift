@@ -223,6 +223,24 @@ import Testing
         #expect(ledger(["verify", "--data", workspace.data]).code == 0)
     }
 
+    /// Evidence the records refer to, deleted: verify used to pass; it now fails naming the first record and the
+    /// count.
+    @Test func verifyFailsWhenEvidenceRecordsReferToIsMissing() throws {
+        try ingest(3)
+        #expect(ledger(["verify", "--data", workspace.data, "--json"]).json?["missingEvidence"] == 0)
+        #expect(unlink(workspace.data + "/evidence/pack-00000001") == 0)
+        let verify = ledger(["verify", "--data", workspace.data, "--json"])
+        #expect(verify.code == 1)
+        #expect(verify.json?["ok"] == false)
+        #expect(verify.json?["records"] == 3)
+        #expect(verify.json?["missingEvidence"] == 3)
+        #expect(verify.json?["problem"]?["kind"] == "missingEvidence")
+        #expect(verify.json?["problem"]?["seq"] == 1)
+        #expect(verify.err.hasPrefix("error: record 1 refers to evidence "), "\(verify.err)")
+        #expect(verify.err.contains("3 record(s) refer to evidence missing"), "\(verify.err)")
+        #expect(ledger(["verify", "--data", workspace.data]).code == 1)
+    }
+
     @Test func aRecordOfANewerFormatVersionIsAFailureNotAnInternalError() throws {
         try ingest(2)
         // The first record's version byte (its body's first byte) set to 2, its CRC-32C recomputed: a well-formed

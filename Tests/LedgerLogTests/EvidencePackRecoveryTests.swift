@@ -144,6 +144,51 @@ import Testing
                 "cut \(cut.bytesCut) bytes of torn tail from evidence pack pack-00000001 at byte \(entryC)"))
     }
 
+    /// Evidence records refer to, gone: the pack deleted, or cut short at an entry boundary (nothing torn to see).
+    /// `verify` checks every record's reference against the packs and names the first record and the count.
+    @Test func verifyFindsEvidenceThatRecordsReferToMissing() throws {
+        for damage in ["deleted", "shortened"] {
+            let temp = TempDirectory()
+            let log = try openWriter(temp.data)
+            for n in 1...3 { try webhook(log, n) }
+            try appendEach(log, 4...5)  // records without evidence
+            log.close()
+            #expect(try EventLog.verify(at: temp.data, evidenceReferences: payloadIsDigest).ok)
+            let pack = try #require(packPaths(temp.data).first)
+            if damage == "deleted" {
+                #expect(unlink(pack) == 0)
+            } else {
+                truncateFile(pack, to: 2 * Int64(EvidencePack.headerSize + 60))
+            }
+            let report = try EventLog.verify(at: temp.data, evidenceReferences: payloadIsDigest)
+            let (first, count) = damage == "deleted" ? (1, 3) : (3, 1)
+            #expect(report.problem?.kind == .missingEvidence, "\(damage)")
+            #expect(report.problem?.seq == UInt64(first), "\(damage)")
+            #expect(report.missingEvidence == UInt64(count), "\(damage)")
+            let message = report.problem?.message ?? ""
+            #expect(message.hasPrefix("record \(first) refers to evidence \(Hex.encode(SHA256.hash(body(first))))"))
+            #expect(message.contains("\(count) record(s) refer to evidence missing"), "\(message)")
+            #expect(report.records == 5, "the log itself is whole")
+        }
+    }
+
+    /// Evidence a live writer adds while `verify` walks the log is found: a miss looks at the packs again.
+    @Test func verifyFindsEvidenceStoredAfterItsFirstLook() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        try webhook(log, 1)
+        let store = EvidenceStore(
+            DataDirectory(root: temp.data), fileSystem: PosixFileSystem(), writable: false,
+            limit: EvidencePack.defaultLimit)
+        defer { store.close() }
+        let legacy = { (digest: EvidenceDigest) in EventLog.legacyEvidencePath(root: temp.data, digest: digest.bytes) }
+        #expect(try store.holds(EvidenceDigest(SHA256.hash(body(1)))!, legacyPath: legacy))
+        try webhook(log, 2)
+        #expect(try store.holds(EvidenceDigest(SHA256.hash(body(2)))!, legacyPath: legacy))
+        #expect(try !store.holds(EvidenceDigest(SHA256.hash(body(3)))!, legacyPath: legacy))
+    }
+
     @Test(arguments: [10, EvidencePack.headerSize + 20])
     func aFlippedByteInAnEarlierEntryIsReportedNotCut(at position: Int) throws {
         let temp = TempDirectory()
