@@ -26,6 +26,9 @@ enum Commands {
             if let recovery = ledger.log.evidenceRecovery {
                 Terminal.err("recovered: \(recovery)\n")
             }
+            if let lost = (ledger.log as? EventLog)?.lostRecords {
+                Terminal.err("warning: \(lost)\n")
+            }
             return ledger
         } catch {
             throw failure(error)

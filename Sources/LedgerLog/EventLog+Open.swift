@@ -90,9 +90,14 @@ extension EventLog {
             walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
         let coverageHolds =
             covered == 0 || (covered <= walk.headSeq && coveredHash != nil && coveredHash == persistedHash)
+        // Index files written for records the log no longer holds: acknowledged records are gone. Reported, and
+        // the files rewritten below for the log as it is (a torn last record is cut all the same).
+        let lost =
+            covered > walk.headSeq
+            ? persistedHash.map { LostRecords(coveredSeq: covered, coveredHash: $0, headSeq: walk.headSeq) } : nil
         let log = EventLog(
             directory: layout, fileSystem: fileSystem, options: options, clock: clock, writerLock: writerLock,
-            state: state, recovery: recovery)
+            state: state, recovery: recovery, lostRecords: lost)
         if !writable {
             log.state.indexesReady = false
         } else if coverageHolds {
@@ -120,7 +125,7 @@ extension EventLog {
                 throw error
             }
         }
-        if writable && log.state.headSeq - log.state.indexedSeq >= 10_000 {
+        if writable && (log.state.headSeq - log.state.indexedSeq >= 10_000 || lost != nil) {
             log.lock.withLock { try? log.writeIndexesLocked() }
         }
         return log

@@ -91,6 +91,8 @@ extension EventLog {
         defer { packs.close() }
         let legacyPath = { (digest: EvidenceDigest) in legacyEvidencePath(root: layout.evidence, digest: digest.bytes) }
         var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
+        // Read before the walk: a live writer writes them for durable records only, which the walk then sees.
+        let indexed = loadIndexFiles(fileSystem, layout).map { (seq: $0.2, hash: $0.3) }
         while true {
             missing = (0, nil, nil)
             walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
@@ -131,6 +133,12 @@ extension EventLog {
             report.problem = LogProblem(
                 kind: .damagedSegmentHeader, segment: nil, offset: nil, seq: nil,
                 message: "\(layout.meta) is missing although the log holds records; restore it from a backup")
+        }
+        if report.problem == nil, let indexed, indexed.seq > walk.headSeq {
+            let lost = LostRecords(coveredSeq: indexed.seq, coveredHash: indexed.hash, headSeq: walk.headSeq)
+            report.problem = LogProblem(
+                kind: .lostRecords, segment: nil, offset: nil, seq: walk.headSeq + 1,
+                message: "\(lost); the next open for write reports the loss and goes on from record \(walk.headSeq + 1)")
         }
         if report.problem == nil {
             let (segments, headSeq) = (walk.segments, walk.headSeq)

@@ -26,6 +26,10 @@ public final class EventLog: @unchecked Sendable {
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
 
+    /// Records the index files covered that opening for write found gone (see ``LostRecords``); the writer then
+    /// rewrote the index files for the log as it is, so this is reported once.
+    public let lostRecords: LostRecords?
+
     /// What opening for write cut off the last evidence pack (bytes no record refers to), if anything.
     public var evidenceRecovery: EvidenceRecovery? {
         evidencePacks.lock.withLock { evidencePacks.state.recovery }
@@ -64,7 +68,7 @@ public final class EventLog: @unchecked Sendable {
     init(
         directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions,
         clock: @escaping @Sendable () -> Int64,
-        writerLock: WriterLock?, state: State, recovery: RecoveryReport?
+        writerLock: WriterLock?, state: State, recovery: RecoveryReport?, lostRecords: LostRecords? = nil
     ) {
         self.directory = directory
         self.fileSystem = fileSystem
@@ -73,6 +77,7 @@ public final class EventLog: @unchecked Sendable {
         self.writerLock = writerLock
         self.state = state
         self.recovery = recovery
+        self.lostRecords = lostRecords
         evidencePacks = EvidenceStore(
             directory, fileSystem: fileSystem, writable: writerLock != nil, limit: Int64(options.evidencePackSize))
     }

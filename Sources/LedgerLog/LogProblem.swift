@@ -1,3 +1,5 @@
+import LedgerCrypto
+
 /// The first thing found wrong in a log: what, where, and whether it is only a torn tail.
 public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
     /// A stable, opaque classification of a problem.
@@ -25,6 +27,9 @@ public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
         public static let damagedEvidence = Kind("damagedEvidence")
         /// Records refer to evidence that no evidence pack (nor a per-file copy) holds.
         public static let missingEvidence = Kind("missingEvidence")
+        /// The index files cover records past the log's head: records once acknowledged are gone (a segment
+        /// deleted or cut short at a record boundary, or the log replaced by an older copy).
+        public static let lostRecords = Kind("lostRecords")
         /// The head differs from the expected head.
         public static let headMismatch = Kind("headMismatch")
     }
@@ -63,5 +68,34 @@ extension LogProblem {
             ? "records were appended since it was pinned (give its seq with --expect-seq), history was rewritten, "
                 + "or this is another log"
             : "history was rewritten up to there, or this is another log"
+    }
+}
+
+/// Records the index files covered that the log no longer holds: the writer writes those files only for records it
+/// has made durable, so a log that ends before the record they cover has lost acknowledged records.
+public struct LostRecords: Sendable, Hashable, CustomStringConvertible {
+    /// The last record the index files covered.
+    public var coveredSeq: UInt64
+    /// Its chain hash, as the index files have it.
+    public var coveredHash: [UInt8]
+    /// Where the log ends.
+    public var headSeq: UInt64
+
+    /// Creates the finding.
+    public init(coveredSeq: UInt64, coveredHash: [UInt8], headSeq: UInt64) {
+        self.coveredSeq = coveredSeq
+        self.coveredHash = coveredHash
+        self.headSeq = headSeq
+    }
+
+    /// The records lost, as words: "record 7" or "records 7…9".
+    var range: String {
+        coveredSeq == headSeq + 1 ? "record \(coveredSeq)" : "records \(headSeq + 1)…\(coveredSeq)"
+    }
+
+    public var description: String {
+        "the index files covered the log up to record \(coveredSeq) (chain hash \(Hex.encode(coveredHash))) but it "
+            + "ends at record \(headSeq): \(range) had been acknowledged and are gone (a segment deleted or cut short, "
+            + "or the log replaced by an older copy). Restore the missing segments from a backup if you have them"
     }
 }

@@ -3,6 +3,10 @@ import Testing
 
 @testable import LedgerLog
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Crash recovery: a torn tail is cut and kept aside; anything else is refused, never guessed at.
 @Suite struct RecoveryTests {
     /// Builds a log of `count` single-record appends and returns the last segment's bytes and the last
@@ -23,7 +27,12 @@ import Testing
             let temp = TempDirectory()
             _ = try makeLog(temp.data, count: 5)
             writeBytes(segmentPaths(temp.data)[0], Array(bytes[0..<cut]))
+            // The index files, written at close, covered record 5: verify names what is wrong before any reopen.
+            let before = try EventLog.verify(at: temp.data)
+            #expect(before.problem?.kind == (cut == lastOffset ? .lostRecords : .tornTail), "cut at \(cut)")
+            #expect(before.problem?.seq == 5)
             let log = try openWriter(temp.data)
+            #expect(log.lostRecords == LostRecords(coveredSeq: 5, coveredHash: bytes.suffix(32), headSeq: 4))
             #expect(log.head.seq == 4, "cut at \(cut)")
             #expect(log.head.hash == expectedHead)
             if cut > lastOffset {
@@ -37,6 +46,33 @@ import Testing
             #expect(report.ok, "cut at \(cut): \(report.problem?.message ?? "")")
             #expect(report.headSeq == 5)
         }
+    }
+
+    @Test func aDeletedLastSegmentIsReportedAsLostRecordsAndTheWriterGoesOnAfterSayingSo() throws {
+        let temp = TempDirectory()
+        let writer = try openWriter(temp.data, options: LogOptions(segmentSize: 4096))
+        try appendEach(writer, 1...60, payloadSize: 200)
+        let segments = segmentPaths(temp.data)
+        #expect(segments.count > 2)
+        let lastFirstSeq = UInt64(segments.last!.split(separator: "/").last!.prefix(20))!
+        let (headSeq, headHash) = writer.head
+        writer.close()
+        unlink(segments.last!)
+
+        let report = try EventLog.verify(at: temp.data)
+        #expect(report.problem?.kind == .lostRecords)
+        #expect(report.problem?.seq == lastFirstSeq)
+        #expect(report.problem?.message.contains("records \(lastFirstSeq)…\(headSeq)") == true)
+        let reopened = try openWriter(temp.data, options: LogOptions(segmentSize: 4096))
+        #expect(
+            reopened.lostRecords
+                == LostRecords(coveredSeq: headSeq, coveredHash: headHash, headSeq: lastFirstSeq - 1))
+        #expect(try EventLog.verify(at: temp.data).ok, "reported once: the index files now cover the log as it is")
+        #expect(try reopened.append(entry(1_000)).seq == lastFirstSeq)
+        reopened.close()
+        let again = try openWriter(temp.data, options: LogOptions(segmentSize: 4096))
+        #expect(again.lostRecords == nil)
+        again.close()
     }
 
     @Test func garbageAfterTheLastRecordIsATornTail() throws {
