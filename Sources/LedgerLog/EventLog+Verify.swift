@@ -138,7 +138,8 @@ extension EventLog {
             let lost = LostRecords(coveredSeq: indexed.seq, coveredHash: indexed.hash, headSeq: walk.headSeq)
             report.problem = LogProblem(
                 kind: .lostRecords, segment: nil, offset: nil, seq: walk.headSeq + 1,
-                message: "\(lost); the next open for write reports the loss and goes on from record \(walk.headSeq + 1)")
+                message: "\(lost); the next open for write reports the loss and goes on from record \(walk.headSeq + 1)"
+            )
         }
         if report.problem == nil {
             let (segments, headSeq) = (walk.segments, walk.headSeq)
