@@ -144,6 +144,16 @@ extension EventLog {
         return (keys, subjects, keysFile.coveredSeq, keysFile.headHash)
     }
 
+    /// The record both index files cover and its chain hash, when both are intact and agree (their checksums
+    /// checked, the indexes not decoded).
+    static func indexCoverage(_ fileSystem: any FileSystem, _ layout: DataDirectory) -> (seq: UInt64, hash: [UInt8])? {
+        guard let keys = DerivedFile.read(Path.join(layout.index, keysIndexName), fileSystem: fileSystem),
+            let subjects = DerivedFile.read(Path.join(layout.index, subjectsIndexName), fileSystem: fileSystem),
+            keys.coveredSeq == subjects.coveredSeq, keys.headHash == subjects.headHash
+        else { return nil }
+        return (keys.coveredSeq, keys.headHash)
+    }
+
     /// About how many records the log holds (one per 256 bytes), to size tables up front instead of doubling.
     static func estimateRecords(_ fileSystem: any FileSystem, _ layout: DataDirectory) throws(LogError) -> Int {
         var bytes: Int64 = 0

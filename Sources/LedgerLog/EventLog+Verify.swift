@@ -92,7 +92,7 @@ extension EventLog {
         let legacyPath = { (digest: EvidenceDigest) in legacyEvidencePath(root: layout.evidence, digest: digest.bytes) }
         var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
         // Read before the walk: a live writer writes them for durable records only, which the walk then sees.
-        let indexed = loadIndexFiles(fileSystem, layout).map { (seq: $0.2, hash: $0.3) }
+        let indexed = indexCoverage(fileSystem, layout)
         while true {
             missing = (0, nil, nil)
             walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
