@@ -69,17 +69,25 @@ extension EntitlementFold {
         /// `FAMILY_REVOKE`, or a `REVOKE` notification carries it, or — when Apple gave no revocationType (a legacy
         /// receipt's cancellation) — the transaction was shared through Family Sharing (inAppOwnershipType
         /// `FAMILY_SHARED`): the family member paid nothing that could be refunded.
-        static func isFamilyRevocation<Bytes: Sequence<UInt8>>(revocationType: Bytes?, ownership: Bytes?, revoke: Bool)
-            -> Bool
-        {
+        static func isFamilyRevocation<Bytes: Collection<UInt8>>(
+            revocationType: Bytes?, ownership: Bytes?, revoke: Bool
+        ) -> Bool {
             if revoke { return true }
-            if let revocationType { return revocationType.elementsEqual(familyRevokeType.utf8) }
-            return ownership?.elementsEqual(familySharedOwnership.utf8) ?? false
+            if let revocationType { return spells(revocationType, familyRevokeType) }
+            return ownership.map { spells($0, familySharedOwnership) } ?? false
         }
 
         /// Whether a transaction's `type` says `Consumable`.
-        static func isConsumable<Bytes: Sequence<UInt8>>(_ type: Bytes?) -> Bool {
-            type?.elementsEqual(consumableType.utf8) ?? false
+        static func isConsumable<Bytes: Collection<UInt8>>(_ type: Bytes?) -> Bool {
+            type.map { spells($0, consumableType) } ?? false
+        }
+
+        /// Whether `bytes` spell `name`, their lengths compared first (a record decoded for the fold asks this of
+        /// most transactions, and the names seldom match).
+        @inline(__always)
+        private static func spells<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ name: String) -> Bool {
+            var name = name
+            return name.withUTF8 { utf8 in bytes.count == utf8.count && bytes.elementsEqual(utf8) }
         }
 
         /// When the record's App Store state was signed: the notification's, else the renewal info's.
