@@ -23,6 +23,8 @@ final class HTTPConnection {
     private let peer: String
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Wire bytes of the current request's body consumed so far (the buffer may be compacted while reading it).
+    private var bodyBytesIn = 0
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
 
     init(core: ServerCore, fd: Int32, peer: String) {
@@ -76,15 +78,15 @@ final class HTTPConnection {
         var request = head.request
         request.remoteAddress = peer
         start += headLength
-        let bodyStart = start
+        bodyBytesIn = 0
         do {
             request.body = try readBody(head, deadline: Clock.monotonicMilliseconds() + timeouts.body.milliseconds)
         } catch let error as HTTPError {
-            return fail(error, request: request, bytesIn: headLength + start - bodyStart, began: began)
+            return fail(error, request: request, bytesIn: headLength + bodyBytesIn, began: began)
         } catch {
             return false
         }
-        let bytesIn = headLength + start - bodyStart
+        let bytesIn = headLength + bodyBytesIn
         let response = core.responder.respond(to: request)
         let keepAlive =
             request.keepAlive && !core.isDraining && !response.headers.containsToken("close", in: "Connection")
@@ -112,14 +114,22 @@ final class HTTPConnection {
                 case .closed, .failed: throw SystemError(.connectionClosed, call: "recv", message: "client went away")
                 }
             }
-            defer { start += length }
+            defer {
+                start += length
+                bodyBytesIn = length
+            }
             return Array(buffer[start..<(start + length)])
         case .chunked:
             if head.expectsContinue && buffer.count == start { try sendContinue() }
             var decoder = ChunkedBodyDecoder(limits: core.configuration.limits)
             while true {
-                start += try decoder.feed(buffer[start...])
+                let used = try decoder.feed(buffer[start...])
+                start += used
+                bodyBytesIn += used
                 if decoder.isComplete { return decoder.body }
+                // Drop the wire bytes decoded so far: chunk-size lines with extensions may be a thousand times the
+                // data they frame, and the buffer must stay bounded by the decoded body, not by the bytes sent.
+                compact()
                 switch read(deadline: deadline) {
                 case .data: continue
                 case .timedOut: throw timeout

@@ -94,6 +94,38 @@ struct ServerTests {
         #expect(refused.status == .payloadTooLarge)
     }
 
+    /// Chunk-size lines may carry extensions of up to 1 KiB each: a body of one-byte chunks sends a thousand wire
+    /// bytes per decoded byte. The connection must hold the decoded body (at most 1 MiB), never the wire bytes:
+    /// run in a child process so its peak resident memory is the server's alone.
+    @Test func chunkExtensionsDoNotGrowTheConnectionBufferPastTheBody() async {
+        await #expect(processExitsWith: .success) {
+            func peakResidentKiB() -> Int {
+                let fd = open("/proc/self/status", O_RDONLY)
+                defer { close(fd) }
+                var bytes = [UInt8](repeating: 0, count: 16 * 1024)
+                let count = read(fd, &bytes, bytes.count)
+                let status = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+                let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                return fields.dropFirst().first.flatMap { Int($0) } ?? -1
+            }
+            let server = try! TestServer(timeouts: .init(body: .seconds(120)))
+            let client = server.client(timeout: .seconds(120))
+            let before = peakResidentKiB()
+            try! client.sendRaw(
+                Array("POST /webhooks/apple HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+            let chunk = Array("1;".utf8) + [UInt8](repeating: 0x78, count: 1000) + Array("\r\na\r\n".utf8)
+            let block = Array([[UInt8]](repeating: chunk, count: 1000).joined())
+            for _ in 0..<64 { try! client.sendRaw(block) }  // 64 MB on the wire for 64,000 bytes of body
+            try! client.sendRaw(Array("d\r\nsignedPayload\r\n0\r\n\r\n".utf8))
+            let response = try! client.readResponse(method: .post)
+            let grown = peakResidentKiB() - before
+            server.stop()
+            let decoded = response.status == .ok && response.bodyText.contains("\"bytes\":64013")
+            exit(decoded && before > 0 && grown < 32 * 1024 ? 0 : 1)
+        }
+    }
+
     @Test func slowHeadersGet408() throws {
         let server = try TestServer(timeouts: .init(head: .milliseconds(300)))
         defer { server.stop() }
