@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerCrypto
 import LedgerJSON
 import LedgerSystem
+import Synchronization
 
 /// Rejected payloads, kept with their reason in the data directory (`quarantine/rejected.jsonl`), never
 /// in the log. Bounded: when the file passes ``maxBytes`` it becomes `rejected.1.jsonl` (replacing the
@@ -29,6 +30,9 @@ public final class Quarantine: Sendable {
     public let maxBytes: Int
     let directory: String
     let fileSystem: any FileSystem
+    /// Held while a line is appended: concurrent webhook connections reject at once, and each append reads the
+    /// file's end, writes there and may rotate; unserialised, two appends land at the same offset and tear lines.
+    private let appending = Mutex(())
 
     /// A quarantine in `dataDirectory/quarantine`.
     public init(dataDirectory: String, fileSystem: any FileSystem = PosixFileSystem(), maxBytes: Int = 64 << 20) {
@@ -60,20 +64,22 @@ public final class Quarantine: Sendable {
         ])
         var bytes = line.serializedBytes()
         bytes.append(0x0A)
-        do {
-            try fileSystem.createDirectories(directory)
-            if let status = try fileSystem.stat(current), status.size + Int64(bytes.count) > Int64(maxBytes) {
-                try fileSystem.rename(current, to: previous)
-                try fileSystem.fsyncDirectory(directory)
+        try appending.withLock { (_) throws(ServiceError) -> Void in
+            do throws(SystemError) {
+                try fileSystem.createDirectories(directory)
+                if let status = try fileSystem.stat(current), status.size + Int64(bytes.count) > Int64(maxBytes) {
+                    try fileSystem.rename(current, to: previous)
+                    try fileSystem.fsyncDirectory(directory)
+                }
+                let fd = try fileSystem.open(current, OpenOptions(access: .writeOnly, create: true))
+                defer { try? fileSystem.close(fd) }
+                let end = try fileSystem.fstat(fd).size
+                try fileSystem.writeAll(fd, bytes, at: end)
+                try fileSystem.fsync(fd)
+                if end == 0 { try fileSystem.fsyncDirectory(directory) }
+            } catch {
+                throw ServiceError(.storage, "cannot write the quarantine in \(directory): \(error.message)")
             }
-            let fd = try fileSystem.open(current, OpenOptions(access: .writeOnly, create: true))
-            defer { try? fileSystem.close(fd) }
-            let end = try fileSystem.fstat(fd).size
-            try fileSystem.writeAll(fd, bytes, at: end)
-            try fileSystem.fsync(fd)
-            if end == 0 { try fileSystem.fsyncDirectory(directory) }
-        } catch {
-            throw ServiceError(.storage, "cannot write the quarantine in \(directory): \(error.message)")
         }
     }
 

@@ -98,6 +98,26 @@ import Testing
         #expect(try pipeline.quarantine.items().count == 1)
     }
 
+    /// Webhook connections reject concurrently: each rejection must be kept whole, none overwriting another.
+    @Test func concurrentRejectionsAreEachKeptWhole() async throws {
+        let quarantine = Quarantine(dataDirectory: directory.path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for index in 0..<25 {
+                        try quarantine.keep(
+                            body: Array("{\"signedPayload\":\"\(task)-\(index)\"}".utf8), status: "INVALID_JWT_FORMAT",
+                            message: "rejection \(task)-\(index)", at: Instant(milliseconds: 0))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let items = try quarantine.items()
+        #expect(items.count == 200)
+        #expect(Set(items.map(\.message)).count == 200)
+    }
+
     @Test func aBatchOfNothingCommitsNothing() throws {
         let pipeline = try pipeline()
         defer { pipeline.ledger.log.close() }
