@@ -17,7 +17,8 @@ enum HeaderSemantics {
                     .expectationFailed, code: .expectationFailed,
                     message: "only Expect: 100-continue is supported")
             }
-            expectsContinue = framing != .none
+            // An HTTP/1.0 client knows no 1xx responses: its expectation is ignored (RFC 9110 §10.1.1, §15.2).
+            expectsContinue = framing != .none && line.version == .http11
         }
         let request = HTTPRequest(
             method: line.method, target: line.target, parts: line.parts, version: line.version, headers: headers)

@@ -131,6 +131,18 @@ struct HTTPRequestParserTests {
         #expect(parsed.request.keepAlive == keepAlive)
     }
 
+    @Test(arguments: [
+        ("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n", true),
+        ("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nTransfer-Encoding: chunked\r\n\r\n", true),
+        ("GET / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n", false),
+        // An HTTP/1.0 client must never get a 1xx response: its 100-continue is ignored.
+        ("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n", false),
+    ])
+    func expectContinueOnlyForHTTP11RequestsWithABody(request: String, expectsContinue: Bool) throws {
+        let parsed = try #require(try HTTPRequestParser.parseHead(bytes(request)))
+        #expect(parsed.head.expectsContinue == expectsContinue)
+    }
+
     @Test func leadingBlankLinesAreSkipped() throws {
         let parsed = try #require(try HTTPRequestParser.parse(bytes("\r\n\r\nGET /x HTTP/1.1\r\nHost: h\r\n\r\n")))
         #expect(parsed.request.path == "/x")
