@@ -9,8 +9,10 @@ import LedgerSystem
 /// One client connection, served on its own thread: read a request, answer it, repeat while keep-alive.
 ///
 /// The socket is blocking; every wait for input is a `poll` with the deadline of the current stage
-/// (idle 60 s before a request's first byte, then 10 s for the head and 10 s for the body), so a slow or
-/// silent client costs one sleeping thread and is cut off on time. Sends block at most the write timeout
+/// (before a request's first byte: the head timeout, 10 s, on a new connection, the idle timeout, 60 s, between
+/// keep-alive requests; then 10 s for the head and 10 s for the body), so a slow or silent client costs one
+/// sleeping thread and is cut off on time: connections opened and left silent hold the connection cap for seconds,
+/// not a minute. Sends block at most the write timeout
 /// (`SO_SNDTIMEO`). Between requests the thread also watches the server's wake-up pipe, so an idle
 /// connection closes at once when shutdown begins, while a request already arriving is finished.
 final class HTTPConnection {
@@ -25,6 +27,8 @@ final class HTTPConnection {
     private var start = 0
     /// Wire bytes of the current request's body consumed so far (the buffer may be compacted while reading it).
     private var bodyBytesIn = 0
+    /// Whether a request has begun on this connection (until then, its first byte is awaited for the head timeout).
+    private var served = false
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
 
     init(core: ServerCore, fd: Int32, peer: String) {
@@ -47,11 +51,13 @@ final class HTTPConnection {
         let limits = core.configuration.limits
         compact()
         if start == buffer.count {
-            switch try? Socket.waitReadable(fd, also: core.wakeRead, timeoutMilliseconds: timeouts.idle.milliseconds) {
+            let wait = served ? timeouts.idle : min(timeouts.idle, timeouts.head)
+            switch try? Socket.waitReadable(fd, also: core.wakeRead, timeoutMilliseconds: wait.milliseconds) {
             case .readable: if read(deadline: .max) != .data { return false }
             default: return false
             }
         }
+        served = true
         let began = Clock.monotonicNanoseconds()
         let headDeadline = Int(began / 1_000_000) + timeouts.head.milliseconds
         var searched = 0

@@ -176,6 +176,24 @@ struct ServerTests {
         #expect(try client.send(.get, "/healthz").status == .ok)
     }
 
+    @Test func aNewConnectionThatSendsNothingIsClosedAfterTheHeadTimeoutNotTheIdleOne() throws {
+        let server = try TestServer(timeouts: .init(head: .milliseconds(200), idle: .seconds(30)))
+        defer { server.stop() }
+        let client = server.client()
+        try client.sendRaw([])  // connects, sends nothing
+        usleep(100_000)
+        #expect(server.server.openConnections == 1)
+        let started = ContinuousClock.now
+        #expect(try client.readUntilClosed().isEmpty)
+        #expect(ContinuousClock.now - started < .seconds(5), "held for the idle timeout")
+        #expect(server.server.openConnections == 0)
+        // After a request, the keep-alive wait is the idle timeout again.
+        let kept = server.client()
+        _ = try kept.send(.get, "/healthz")
+        usleep(500_000)
+        #expect(server.server.openConnections == 1)
+    }
+
     @Test func connectionsOverTheCapGet503() throws {
         let server = try TestServer(maxConnections: 2)
         defer { server.stop() }
