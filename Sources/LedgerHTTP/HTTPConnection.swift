@@ -21,6 +21,8 @@ final class HTTPConnection {
     }
 
     private let core: ServerCore
+    /// Its number in the server's table of open connections.
+    private let id: Int
     private let fd: Int32
     private let peer: String
     private var buffer: [UInt8] = []
@@ -31,8 +33,9 @@ final class HTTPConnection {
     private var served = false
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
 
-    init(core: ServerCore, fd: Int32, peer: String) {
+    init(core: ServerCore, id: Int, fd: Int32, peer: String) {
         self.core = core
+        self.id = id
         self.fd = fd
         self.peer = peer
     }
@@ -51,12 +54,15 @@ final class HTTPConnection {
         let limits = core.configuration.limits
         compact()
         if start == buffer.count {
+            // Idle: at the connection cap, the server may close it to make room (ServerCore.register).
+            guard core.setIdle(id, true) else { return false }
             let wait = served ? timeouts.idle : min(timeouts.idle, timeouts.head)
             switch try? Socket.waitReadable(fd, also: core.wakeRead, timeoutMilliseconds: wait.milliseconds) {
             case .readable: if read(deadline: .max) != .data { return false }
             default: return false
             }
         }
+        guard core.setIdle(id, false) else { return false }
         served = true
         let began = Clock.monotonicNanoseconds()
         let headDeadline = Int(began / 1_000_000) + timeouts.head.milliseconds

@@ -165,7 +165,7 @@ public final class HTTPServer: Sendable {
             core.configuration.metrics?.connectionAccepted(true)
             do {
                 try Threads.spawn(detached: true) {
-                    HTTPConnection(core: core, fd: accepted.fd, peer: accepted.peer).run()
+                    HTTPConnection(core: core, id: id, fd: accepted.fd, peer: accepted.peer).run()
                     core.unregisterAndClose(id)
                     core.configuration.metrics?.connectionClosed()
                 }

@@ -16,7 +16,7 @@ final class ServerCore: Sendable {
     let wakeRead: Int32
     private let wakeWrite: Int32
     private let draining = Atomic<Bool>(false)
-    private let connections = Mutex<(nextID: Int, open: [Int: Int32])>((0, [:]))
+    private let connections = Mutex<(nextID: Int, open: [Int: OpenConnection])>((0, [:]))
     private let rejecting = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, responder: any HTTPResponder) throws(SystemError) {
@@ -47,13 +47,39 @@ final class ServerCore: Sendable {
     /// The number of connections being served.
     var openConnections: Int { connections.withLock { $0.open.count } }
 
-    /// Registers a new connection; nil when the connection cap is reached.
+    /// Registers a new connection; nil when the connection cap is reached and no connection is idle.
+    ///
+    /// At the cap, the connection idle the longest (waiting for its next request, or for its first) is closed to
+    /// make room: a server may close an idle keep-alive connection at any time, and clients that hold connections
+    /// open without using them must not keep others (Apple's deliveries among them) out. The evicted connection's
+    /// thread sees its socket shut down and ends; until it has, the open count may exceed the cap by the
+    /// evictions in flight.
     func register(_ fd: Int32) -> Int? {
         connections.withLock { state in
-            guard state.open.count < configuration.maxConnections else { return nil }
+            let live = state.open.values.lazy.filter { !$0.evicted }.count
+            if live >= configuration.maxConnections {
+                guard
+                    let (id, oldest) = state.open.filter({ !$0.value.evicted && $0.value.idleSince != nil })
+                        .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+                else { return nil }
+                _ = Glibc.shutdown(oldest.fd, Int32(SHUT_RDWR))
+                state.open[id]?.evicted = true
+                configuration.metrics?.connectionEvicted()
+            }
             state.nextID += 1
-            state.open[state.nextID] = fd
+            state.open[state.nextID] = OpenConnection(fd: fd, idleSince: Clock.monotonicNanoseconds())
             return state.nextID
+        }
+    }
+
+    /// Notes that connection `id` waits for a request (idle) or has begun reading one; false when it was evicted
+    /// (its socket is shut down: it must end).
+    @discardableResult
+    func setIdle(_ id: Int, _ idle: Bool) -> Bool {
+        connections.withLock { state in
+            guard let connection = state.open[id], !connection.evicted else { return false }
+            state.open[id]?.idleSince = idle ? Clock.monotonicNanoseconds() : nil
+            return true
         }
     }
 
@@ -61,14 +87,14 @@ final class ServerCore: Sendable {
     /// touches a descriptor number that was closed and reused).
     func unregisterAndClose(_ id: Int) {
         connections.withLock { state in
-            if let fd = state.open.removeValue(forKey: id) { try? Syscall.closing(fd) }
+            if let connection = state.open.removeValue(forKey: id) { try? Syscall.closing(connection.fd) }
         }
     }
 
     /// Shuts down both directions of every open connection, so blocked reads and writes return.
     func forceCloseAll() {
         connections.withLock { state in
-            for fd in state.open.values { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+            for connection in state.open.values { _ = Glibc.shutdown(connection.fd, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -123,4 +149,13 @@ final class ServerCore: Sendable {
         }
         try? Syscall.closing(fd)
     }
+}
+
+/// An open connection as the server's table holds it.
+private struct OpenConnection {
+    let fd: Int32
+    /// Since when it has been waiting for a request (monotonic nanoseconds); nil while it serves one.
+    var idleSince: UInt64?
+    /// Closed to make room for a new connection; its thread is ending.
+    var evicted = false
 }

@@ -8,6 +8,7 @@ public final class ServerMetrics: Sendable {
     private let connectionsOpen: Gauge
     private let connectionsAccepted: Counter
     private let connectionsRejected: Counter
+    private let connectionsEvicted: Counter
 
     /// Creates the server metrics in `registry`, with names starting `prefix` (e.g. `ledger_http`).
     public init(registry: MetricsRegistry = MetricsRegistry(), prefix: String = "ledger_http") {
@@ -18,6 +19,9 @@ public final class ServerMetrics: Sendable {
             "\(prefix)_connections_accepted_total", help: "Connections accepted since start.")
         connectionsRejected = registry.counter(
             "\(prefix)_connections_rejected_total", help: "Connections refused with 503 at the connection cap.")
+        connectionsEvicted = registry.counter(
+            "\(prefix)_connections_evicted_total",
+            help: "Idle connections closed at the connection cap to make room for a new one.")
     }
 
     /// Records one answered request. `route` is the matched pattern, or nil for requests no route served
@@ -47,6 +51,9 @@ public final class ServerMetrics: Sendable {
 
     /// Records a connection closed.
     func connectionClosed() { connectionsOpen.add(-1) }
+
+    /// Records an idle connection closed at the cap to make room for a new one.
+    func connectionEvicted() { connectionsEvicted.increment() }
 
     /// All metrics of the registry in the Prometheus text format.
     public func renderPrometheus() -> String { registry.renderPrometheus() }

@@ -194,13 +194,15 @@ struct ServerTests {
         #expect(server.server.openConnections == 1)
     }
 
-    @Test func connectionsOverTheCapGet503() throws {
+    @Test func connectionsOverTheCapGet503WhenNoneIsIdle() throws {
         let server = try TestServer(maxConnections: 2)
         defer { server.stop() }
+        // Two connections in the middle of a request head: busy, not idle.
         let first = server.client()
         let second = server.client()
-        _ = try first.send(.get, "/healthz")
-        _ = try second.send(.get, "/healthz")
+        try first.sendRaw(Array("GET /healthz HTTP/1.1\r\n".utf8))
+        try second.sendRaw(Array("GET /healthz HTTP/1.1\r\n".utf8))
+        usleep(100_000)
         let third = server.client()
         let refused = try third.send(.get, "/healthz")
         #expect(refused.status == .serviceUnavailable)
@@ -208,6 +210,27 @@ struct ServerTests {
         first.close()
         usleep(100_000)
         #expect(try server.client().send(.get, "/healthz").status == .ok)
+    }
+
+    @Test func atTheCapTheConnectionIdleLongestIsClosedToMakeRoom() throws {
+        let server = try TestServer(maxConnections: 2)
+        defer { server.stop() }
+        let oldest = server.client()
+        _ = try oldest.send(.get, "/healthz")
+        usleep(50_000)
+        let recent = server.client()
+        _ = try recent.send(.get, "/healthz")
+        usleep(50_000)
+        // Both idle between requests: a third client is served, and the one idle longest is closed for it.
+        let third = server.client()
+        #expect(try third.send(.get, "/healthz").status == .ok)
+        #expect(try oldest.readUntilClosed().isEmpty)
+        usleep(100_000)
+        // Only the oldest was closed: the third and the recent one remain.
+        #expect(server.server.openConnections == 2)
+        #expect(try recent.send(.get, "/healthz").status == .ok)
+        #expect(try third.send(.get, "/healthz").status == .ok)
+        #expect(server.server.openConnections == 2)
     }
 
     @Test func expectContinueGetsAnInterimResponse() throws {
