@@ -39,7 +39,8 @@ extension HTTPServer {
         public var limits: HTTPLimits
         /// Client timeouts.
         public var timeouts: Timeouts
-        /// The most connections served at once; further connections get 503 and are closed.
+        /// The most connections served at once. A further connection closes the one idle the longest to make
+        /// room, or gets 503 and is closed when every connection is in the middle of a request.
         public var maxConnections: Int
         /// The listen backlog.
         public var backlog: Int32
