@@ -136,9 +136,7 @@ extension EventLog {
     static func loadIndexFiles(_ fileSystem: any FileSystem, _ layout: DataDirectory)
         -> (KeyIndex, SubjectIndex, UInt64, [UInt8])?
     {
-        guard let keysFile = DerivedFile.read(Path.join(layout.index, keysIndexName), fileSystem: fileSystem),
-            let subjectsFile = DerivedFile.read(Path.join(layout.index, subjectsIndexName), fileSystem: fileSystem),
-            keysFile.coveredSeq == subjectsFile.coveredSeq, keysFile.headHash == subjectsFile.headHash,
+        guard let (keysFile, subjectsFile) = indexFiles(fileSystem, layout),
             let keys = KeyIndex.decode(keysFile.bytes), let subjects = SubjectIndex.decode(subjectsFile.bytes)
         else { return nil }
         return (keys, subjects, keysFile.coveredSeq, keysFile.headHash)
@@ -147,11 +145,18 @@ extension EventLog {
     /// The record both index files cover and its chain hash, when both are intact and agree (their checksums
     /// checked, the indexes not decoded).
     static func indexCoverage(_ fileSystem: any FileSystem, _ layout: DataDirectory) -> (seq: UInt64, hash: [UInt8])? {
+        indexFiles(fileSystem, layout).map { keys, _ in (keys.coveredSeq, keys.headHash) }
+    }
+
+    /// Both index files, when both are intact (their checksums checked) and cover the same record.
+    private static func indexFiles(_ fileSystem: any FileSystem, _ layout: DataDirectory)
+        -> (keys: DerivedFile.Snapshot, subjects: DerivedFile.Snapshot)?
+    {
         guard let keys = DerivedFile.read(Path.join(layout.index, keysIndexName), fileSystem: fileSystem),
             let subjects = DerivedFile.read(Path.join(layout.index, subjectsIndexName), fileSystem: fileSystem),
             keys.coveredSeq == subjects.coveredSeq, keys.headHash == subjects.headHash
         else { return nil }
-        return (keys.coveredSeq, keys.headHash)
+        return (keys, subjects)
     }
 
     /// About how many records the log holds (one per 256 bytes), to size tables up front instead of doubling.

@@ -139,12 +139,9 @@ extension Ledger {
             // are joined here in seq order (as one thread joins them below).
             for half in try keyHashes(of: image, checkCRC: checkCRC) {
                 half.forEachRecord { hashes in
-                    var first: Int32 = -1
-                    for hash in hashes {
-                        let id = union.id(of: hash)
-                        if first < 0 { first = id } else { union.union(first, id) }
-                    }
-                    firstNodes.append(first)
+                    var join = KeyJoin()
+                    for hash in hashes { join.add(hash, in: union) }
+                    firstNodes.append(join.first)
                 }
             }
             return ComponentMap(firstNodes: firstNodes, union: &union)
@@ -164,25 +161,18 @@ extension Ledger {
     private static func keyHashes(of image: LogImage, checkCRC: Bool) throws(ServiceError) -> [KeyHashes] {
         let middle = image.headSeq / 2 + 1
         let halves = [1..<middle, middle..<(image.headSeq + 1)]
-        let results = ResultSlots<Result<KeyHashes, ServiceError>>(count: 2)
-        runThreads(2) { half in
+        return try partials(2) { (half) throws(ServiceError) -> KeyHashes in
             var hashes = KeyHashes(records: halves[half].count)
-            let result = Result { () throws(ServiceError) -> KeyHashes in
-                try mapErrors {
-                    try image.forEachRecord(in: halves[half], checkCRC: checkCRC) { view in
-                        let before = hashes.count
-                        view.forEachSubjectKeyQuickHash { hashes.append($0) }
-                        if hashes.count == before, !checkCRC, !view.checksumMatches {
-                            throw image.damaged(seq: view.seq)
-                        }
-                        hashes.endRecord()
-                    }
+            try mapErrors {
+                try image.forEachRecord(in: halves[half], checkCRC: checkCRC) { view in
+                    let before = hashes.count
+                    view.forEachSubjectKeyQuickHash { hashes.append($0) }
+                    if hashes.count == before, !checkCRC, !view.checksumMatches { throw image.damaged(seq: view.seq) }
+                    hashes.endRecord()
                 }
-                return hashes
             }
-            results.set(half, result)
+            return hashes
         }
-        return try results.values().map { (result) throws(ServiceError) in try result!.get() }
     }
 
     /// The log's image (``LogImage``) with the records of its components (``ComponentMap/members``), grouped
@@ -207,11 +197,20 @@ extension Ledger {
     /// Joins the nodes of a record's subject keys; returns the node of its first key (-1: it has none).
     @inline(__always)
     private static func node(of view: LogRecordView, in union: HashUnion) -> Int32 {
-        var first: Int32 = -1
-        view.forEachSubjectKeyQuickHash { hash in
-            let id = union.id(of: hash)
-            if first < 0 { first = id } else { union.union(first, id) }
-        }
-        return first
+        var join = KeyJoin()
+        view.forEachSubjectKeyQuickHash { join.add($0, in: union) }
+        return join.first
+    }
+}
+
+/// One record's subject keys joined in a ``HashUnion`` as they come: each key's node is joined to the first's.
+private struct KeyJoin {
+    /// The node of the record's first key (-1: none yet).
+    private(set) var first: Int32 = -1
+
+    @inline(__always)
+    mutating func add(_ hash: UInt64, in union: HashUnion) {
+        let id = union.id(of: hash)
+        if first < 0 { first = id } else { union.union(first, id) }
     }
 }

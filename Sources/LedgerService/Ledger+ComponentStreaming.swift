@@ -113,7 +113,7 @@ extension Ledger {
     }
 
     /// ``onThreads(_:_:)`` for work that may fail: every thread's value, or the first error in thread order.
-    private static func partials<Partial>(_ count: Int, _ run: (Int) throws(ServiceError) -> Partial)
+    static func partials<Partial>(_ count: Int, _ run: (Int) throws(ServiceError) -> Partial)
         throws(ServiceError) -> [Partial]
     {
         let results = onThreads(count) { thread -> Result<Partial, ServiceError> in

@@ -42,6 +42,15 @@ final class APIHarness: Sendable {
                 type: type, subtype: subtype, uuid: TestPKI.Payloads.uuid(uuid),
                 transaction: TestPKI.Payloads.transaction(transactionId: transactionId)))
     }
+
+    /// Posts `count` renewals (notification UUIDs 10…, transactions 3000…) to the webhook: records 1…count.
+    func postRenewals(_ count: Int) throws {
+        for i in 0..<count {
+            _ = try respond(
+                .post, "/webhooks/apple",
+                body: try notification(type: "DID_RENEW", subtype: nil, uuid: 10 + i, transactionId: "300\(i)"))
+        }
+    }
 }
 
 extension HTTPResponse {

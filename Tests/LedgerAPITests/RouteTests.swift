@@ -62,11 +62,7 @@ import Testing
 
     @Test func feedIsGapFreeAndPaged() throws {
         let harness = try APIHarness()
-        for i in 0..<5 {
-            _ = try harness.respond(
-                .post, "/webhooks/apple",
-                body: try harness.notification(type: "DID_RENEW", subtype: nil, uuid: 10 + i, transactionId: "300\(i)"))
-        }
+        try harness.postRenewals(5)
         let page = try harness.respond(.get, "/v1/events?after=1&limit=3")
         #expect(page.json?["events"]?.array?.compactMap { $0["seq"]?.int64 } == [2, 3, 4])
         #expect(page.json?["next"] == 4)
@@ -98,11 +94,7 @@ import Testing
     /// a valid cursor and long-polls.
     @Test func aCursorBeyondTheHeadIsRefused() throws {
         let harness = try APIHarness()
-        for i in 0..<2 {
-            _ = try harness.respond(
-                .post, "/webhooks/apple",
-                body: try harness.notification(type: "DID_RENEW", subtype: nil, uuid: 10 + i, transactionId: "300\(i)"))
-        }
+        try harness.postRenewals(2)
         for query in ["after=3", "after=7&wait=0.05", "after=7&limit=1"] {
             let ahead = try harness.respond(.get, "/v1/events?\(query)")
             #expect(ahead.status.code == 400, "\(query)")
