@@ -113,7 +113,7 @@ extension EventLog {
         state.indexedSeq = 0
     }
 
-    /// Writes both index files for the current head. Holding the lock.
+    /// Writes the index files (keys, subjects, record positions) for the current head. Holding the lock.
     func writeIndexesLocked() throws(LogError) {
         let covered = state.headSeq
         let hash = state.headHash
@@ -123,6 +123,15 @@ extension EventLog {
         try DerivedFile.write(
             DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.subjects.encoded()),
             to: Path.join(directory.index, Self.subjectsIndexName), fileSystem: fileSystem)
+        // A sealed segment whose last record no longer reads leaves the last positions file as it was: readers
+        // then walk what it does not list.
+        if let positions = try? RecordPositions(
+            state.segments, headSeq: covered, headHash: hash, fileSystem: fileSystem)
+        {
+            try DerivedFile.write(
+                DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: positions.encoded()),
+                to: Path.join(directory.index, Self.positionsIndexName), fileSystem: fileSystem)
+        }
         state.indexedSeq = covered
     }
 

@@ -22,6 +22,7 @@ public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
 extension EventLog {
     static let keysIndexName = "keys.idx"
     static let subjectsIndexName = "subjects.idx"
+    static let positionsIndexName = "positions.idx"
 
     /// Opens a log: reads `meta`, walks every segment, cuts a torn tail (writer) and loads or rebuilds indexes.
     static func open(
@@ -48,8 +49,12 @@ extension EventLog {
         }
         var coveredHash: [UInt8]?
         let chainFrom = options.verifyChainOnOpen ? 1 : (writable ? covered + 1 : UInt64.max)
+        // A reader takes the records the positions file lists from it; the writer walks every record (it must
+        // refuse damage anywhere before the tail, and index what the index files do not cover).
+        let trusted = writable || options.verifyChainOnOpen ? nil : loadPositions(fileSystem, layout)
         let walk = try LogWalk.run(
-            fileSystem, layout, environment: meta?.environment, writable: writable, chainFrom: chainFrom
+            fileSystem, layout, environment: meta?.environment, writable: writable, chainFrom: chainFrom,
+            trusting: trusted
         ) { view in
             guard writable else { return }
             let seq = view.seq
@@ -129,6 +134,15 @@ extension EventLog {
             log.lock.withLock { try? log.writeIndexesLocked() }
         }
         return log
+    }
+
+    /// The positions file, when it is intact and lists at least one record.
+    static func loadPositions(_ fileSystem: any FileSystem, _ layout: DataDirectory) -> RecordPositions? {
+        guard let file = DerivedFile.read(Path.join(layout.index, positionsIndexName), fileSystem: fileSystem),
+            let positions = RecordPositions.decode(file.bytes), let last = positions.entries.last,
+            last.lastSeq == file.coveredSeq, last.lastHash == file.headHash
+        else { return nil }
+        return positions
     }
 
     /// The persisted indexes, if both files are intact and agree: the indexes, their covered seq and the chain

@@ -86,15 +86,16 @@ extension EventLog {
                 switch RecordCodec.parse(raw.baseAddress!, available: raw.count) {
                 case .record(let view) where view.seq == seq:
                     return .success(view.record(segment: segment.name, offset: offset))
-                case .needBytes(let needed) where needed > raw.count && Int64(needed) <= segment.size - offset:
+                case .needBytes(let needed)
+                where raw.count == want && needed > raw.count && Int64(needed) <= segment.size - offset:
+                    // (A short read means the file ends early: it was cut under us, and is damaged below.)
                     want = needed
                     return nil
-                default:
+                case .newerVersion(let version):
                     return .failure(
-                        LogError(
-                            .damaged,
-                            "segment \(segment.name) is damaged at byte \(offset) (record \(seq)); "
-                                + "run `ledger verify` for details"))
+                        .unreadable(segment: segment.name, offset: offset, seq: seq, newerVersion: version))
+                default:
+                    return .failure(.unreadable(segment: segment.name, offset: offset, seq: seq))
                 }
             }
             if let result { return try result.get() }
@@ -130,6 +131,9 @@ extension EventLog {
                 return true
             }
             if stoppedByBody || seq > through { return }
+            if !mismatch, case .newerVersion(let offset, let version) = stop {
+                throw .unreadable(segment: segment.name, offset: offset, seq: seq, newerVersion: version)
+            }
             if mismatch || stop != .end {
                 throw LogError(
                     .damaged,

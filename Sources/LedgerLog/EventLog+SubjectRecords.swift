@@ -156,18 +156,17 @@ struct SubjectReader: ~Copyable {
                 let seq = seqs[index]
                 let (_, start, end) = place(of: seq)!
                 let at = Int(start - first.start)
-                func damaged() -> LogError {
-                    LogError(
-                        .damaged,
-                        "segment \(segment.name) is damaged at byte \(start) (record \(seq)); "
-                            + "run `ledger verify` for details")
+                guard Int(end - first.start) <= got else {
+                    throw LogError.unreadable(segment: segment.name, offset: start, seq: seq)
                 }
-                guard Int(end - first.start) <= got else { throw damaged() }
-                guard
-                    case .record(let view) = RecordCodec.parse(base + at, available: Int(end - start)),
-                    view.seq == seq
-                else { throw damaged() }
-                try body(view)
+                switch RecordCodec.parse(base + at, available: Int(end - start)) {
+                case .record(let view) where view.seq == seq:
+                    try body(view)
+                case .newerVersion(let version):
+                    throw LogError.unreadable(segment: segment.name, offset: start, seq: seq, newerVersion: version)
+                default:
+                    throw LogError.unreadable(segment: segment.name, offset: start, seq: seq)
+                }
             }
             position = last + 1
         }

@@ -236,9 +236,16 @@ public final class LogImage: @unchecked Sendable {
     /// The error for a damaged record `seq` (in `1...headSeq`), for a caller that found it so itself.
     public func damaged(seq: UInt64) -> LogError { damaged(piece(of: seq), seq: seq) }
 
-    /// Record `seq` in segment `index` is not what its slot should hold.
+    /// Record `seq` in segment `index` is not what its slot should hold: damaged, or written by a newer format.
     private func damaged(_ index: Int, seq: UInt64) -> LogError {
-        LogError(
-            .damaged, "segment \(names[index]) is damaged near record \(seq); run `ledger verify` for details")
+        let piece = pieces[index]
+        let start = Int(starts[Int(seq - 1)])
+        var version: UInt8?
+        if start < piece.size,
+            case .newerVersion(let newer) = RecordCodec.parse(piece.base + start, available: piece.size - start)
+        {
+            version = newer
+        }
+        return .unreadable(segment: names[index], offset: Int64(start), seq: seq, newerVersion: version)
     }
 }

@@ -32,11 +32,34 @@ struct LogWalk {
     ///   - environment: the environment from `meta` (nil: take it from the first segment header).
     ///   - writable: open the segments for writing too.
     ///   - chainFrom: recompute chain hashes for records with at least this seq.
-    ///   - onRecord: called for each valid record, in order.
+    ///   - trusted: where the records of a checkpoint are (see ``RecordPositions``): the segments it lists are
+    ///     taken from it, each checked only at its last record, and only what follows is walked. Should anything not match, or the walk find a problem, the log is
+    ///     walked again without it. Not for a walk that calls `onRecord` (it is not called for those records).
+    ///   - onRecord: called for each valid record walked, in order.
     static func run(
         _ fileSystem: any FileSystem, _ directory: DataDirectory, environment: String?, writable: Bool,
-        chainFrom: UInt64, onRecord: (LogRecordView) -> Void = { _ in }
+        chainFrom: UInt64, trusting trusted: RecordPositions? = nil,
+        onRecord: (LogRecordView) -> Void = { _ in }
     ) throws(LogError) -> LogWalk {
+        if let trusted {
+            let walk = try run(
+                fileSystem, directory, environment: environment, writable: writable, chainFrom: chainFrom,
+                trusted: trusted, onRecord: onRecord)
+            if let walk, walk.problem == nil { return walk }
+            walk?.closeAll(fileSystem)
+        }
+        // Without a checkpoint there is nothing to mismatch: never nil.
+        return try run(
+            fileSystem, directory, environment: environment, writable: writable, chainFrom: chainFrom, trusted: nil,
+            onRecord: onRecord)!
+    }
+
+    /// ``run(_:_:environment:writable:chainFrom:trusting:onRecord:)`` with or without a checkpoint; nil when the
+    /// checkpoint does not match the segments (their descriptors closed).
+    private static func run(
+        _ fileSystem: any FileSystem, _ directory: DataDirectory, environment: String?, writable: Bool,
+        chainFrom: UInt64, trusted: RecordPositions?, onRecord: (LogRecordView) -> Void
+    ) throws(LogError) -> LogWalk? {
         var walk = LogWalk(environment: environment)
         let names = try directory.segmentNames(fileSystem)
         do throws(LogError) {
@@ -63,7 +86,18 @@ struct LogWalk {
                     walk.segments[index] = segment
                     return walk
                 }
-                let stop = try walk.scanRecords(fileSystem, &segment, fileSize: size, chainFrom: chainFrom, onRecord)
+                var from = Int64(LogFormat.segmentHeaderSize)
+                if let trusted, index < trusted.entries.count {
+                    let entry = trusted.entries[index]
+                    guard try walk.take(entry, fileSystem, &segment, fileSize: size) else {
+                        walk.segments[index] = segment
+                        walk.closeAll(fileSystem)
+                        return nil
+                    }
+                    from = entry.size
+                }
+                let stop = try walk.scanRecords(
+                    fileSystem, &segment, from: from, fileSize: size, chainFrom: chainFrom, onRecord)
                 walk.segments[index] = segment
                 if let stop {
                     try walk.classify(stop, fileSystem, segment, fileSize: size, isLast: isLast, index: index)
@@ -151,17 +185,48 @@ struct LogWalk {
         }
     }
 
-    /// Scans a segment's records; returns why it stopped early, or nil at a clean end.
+    /// Takes a segment's records from a checkpoint's `entry` once its last record, read in place, is whole (frame,
+    /// checksum, seq), in time order, and has the chain hash the entry lists; false when it does not match.
+    private mutating func take(
+        _ entry: RecordPositions.Entry, _ fileSystem: any FileSystem, _ segment: inout Segment, fileSize: Int64
+    ) throws(LogError) -> Bool {
+        let last = Int64(entry.offsets[entry.offsets.count - 1])
+        guard entry.firstSeq == segment.firstSeq, entry.firstSeq == headSeq + 1, entry.size <= fileSize,
+            entry.size - last <= Int64(LogFormat.frameHeaderSize + LogFormat.maxBodySize)
+        else { return false }
+        let frame: [UInt8]
+        do {
+            frame = try fileSystem.read(segment.fd, count: Int(entry.size - last), at: last)
+        } catch {
+            throw LogError.system(error, "reading segment \(segment.name)")
+        }
+        let matches = frame.withUnsafeBytes { raw -> Bool in
+            guard case .record(let view) = RecordCodec.parse(raw.baseAddress!, available: raw.count, checkCRC: true),
+                view.seq == entry.lastSeq, view.frameSize == raw.count, view.recordedAt >= headTime,
+                view.hash.elementsEqual(entry.lastHash)
+            else { return false }
+            headSeq = view.seq
+            headTime = view.recordedAt
+            headHash = Array(view.hash)
+            return true
+        }
+        guard matches else { return false }
+        segment.offsets = entry.offsets
+        segment.size = entry.size
+        return true
+    }
+
+    /// Scans a segment's records from byte `from` on; returns why it stopped early, or nil at a clean end.
     private mutating func scanRecords(
-        _ fileSystem: any FileSystem, _ segment: inout Segment, fileSize: Int64, chainFrom: UInt64,
+        _ fileSystem: any FileSystem, _ segment: inout Segment, from: Int64, fileSize: Int64, chainFrom: UInt64,
         _ onRecord: (LogRecordView) -> Void
     ) throws(LogError) -> SegmentScanner.Stop? {
         var scanner = SegmentScanner(fileSystem: fileSystem, fd: segment.fd, fileSize: fileSize)
         var offsets = segment.offsets
         let name = segment.name
         var found: LogProblem?
-        var end = Int64(LogFormat.segmentHeaderSize)
-        let stop = try scanner.scan(from: Int64(LogFormat.segmentHeaderSize)) { (view, offset) throws(LogError) in
+        var end = from
+        let stop = try scanner.scan(from: from) { (view, offset) throws(LogError) in
             let seq = view.seq
             let expected = headSeq + 1
             if seq != expected {
