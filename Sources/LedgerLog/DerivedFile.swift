@@ -28,7 +28,7 @@ public enum DerivedFile {
     }
 
     private static let magic = Array("LEDGRDRV".utf8)
-    private static let headerSize = 72
+    static let headerSize = 72
 
     /// The file's bytes for a snapshot.
     static func encode(_ snapshot: Snapshot) -> [UInt8] {
@@ -62,6 +62,20 @@ public enum DerivedFile {
             return Snapshot(
                 coveredSeq: base.le64(16), headHash: Array(bytes[24..<56]), bytes: Array(bytes[headerSize...]))
         }
+    }
+
+    /// The content of a derived file's bytes, in place, when they are intact and cover exactly `coveredSeq` with
+    /// chain hash `headHash`; nil otherwise.
+    static func content(of file: UnsafeRawBufferPointer, coveredSeq: UInt64, headHash: [UInt8])
+        -> UnsafeRawBufferPointer?
+    {
+        guard file.count >= headerSize, let base = file.baseAddress, file[0..<8].elementsEqual(magic), file[8] == 1,
+            base.le64(56) == UInt64(file.count - headerSize), base.le64(16) == coveredSeq,
+            file[24..<56].elementsEqual(headHash)
+        else { return nil }
+        let content = UnsafeRawBufferPointer(rebasing: file[headerSize...])
+        let crc = CRC32C.update(CRC32C.update(0, UnsafeRawBufferPointer(rebasing: file[0..<64])), content)
+        return crc == base.le32(64) ? content : nil
     }
 
     /// Writes a derived file atomically and durably.

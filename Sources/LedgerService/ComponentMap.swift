@@ -156,6 +156,35 @@ extension Ledger {
         return ComponentMap(firstNodes: firstNodes, union: &union)
     }
 
+    /// The components of an image's records from the subject index's links (records sharing a subject are
+    /// joined; ``EventLog/withSubjectLinks(_:)``), which must cover exactly the image's records. No record is read
+    /// but those under no subject (in no component), whose frames and checksums are checked here; the caller
+    /// checks the others' as it reads them. Nil when the links cover other records, or the image still has copies
+    /// to read.
+    static func componentMap(of image: LogImage, links: SubjectLinks) throws(ServiceError) -> ComponentMap? {
+        guard links.coveredSeq == image.headSeq, image.copiedByteCount == 0 else { return nil }
+        let count = Int(image.headSeq)
+        var union = KeyUnion<UInt64>(nodes: count)
+        var firstNodes = [Int32](repeating: -1, count: count)
+        firstNodes.withUnsafeMutableBufferPointer { firstNodes in
+            for index in 0..<links.count {
+                let node = Int32(truncatingIfNeeded: links.seq(index) - 1)
+                firstNodes[Int(node)] = node
+                if let previous = links.previousSeq(index) {
+                    union.union(node, Int32(truncatingIfNeeded: previous - 1))
+                }
+            }
+        }
+        for (index, node) in firstNodes.enumerated() where node < 0 {
+            do throws(LogError) {
+                _ = try image.record(UInt64(index + 1))
+            } catch {
+                throw ServiceError(error)
+            }
+        }
+        return ComponentMap(firstNodes: firstNodes, union: &union)
+    }
+
     /// The quick hashes of every record's subject keys, the first half of the records' read on one thread and the
     /// second half's on another; every frame checked, and the checksums as ``componentMap(of:checkCRC:)`` says.
     private static func keyHashes(of image: LogImage, checkCRC: Bool) throws(ServiceError) -> [KeyHashes] {
@@ -187,7 +216,11 @@ extension Ledger {
         var image: LogImage?
         try mapErrors {
             image = try log.image(copyLimit: copyLimit) { image in
-                map = try componentMap(of: image, checkCRC: false)
+                // The subject index's links when they cover the log as it is: no frame to read.
+                map =
+                    try log.withSubjectLinks { links throws(ServiceError) in try componentMap(of: image, links: links) }
+                    ?? nil
+                if map == nil { map = try componentMap(of: image, checkCRC: false) }
             }
         }
         guard let image, let members = map?.members else { return nil }

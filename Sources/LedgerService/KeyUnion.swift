@@ -13,6 +13,13 @@ struct KeyUnion<Key: Hashable>: NodeUnion {
 
     var count: Int { parent.count }
 
+    /// An empty union: no keys yet.
+    init() {}
+
+    /// A union of nodes `0..<count`, each alone, named by no key: for callers that join nodes of their own
+    /// (records, numbered `seq - 1`).
+    init(nodes count: Int) { parent = (0..<Int32(count)).map { $0 } }
+
     /// The node of a key, added on first sight.
     mutating func id(of key: Key) -> Int32 {
         if let id = ids[key] { return id }

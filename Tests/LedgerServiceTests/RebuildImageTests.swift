@@ -222,6 +222,43 @@ import Testing
         #expect(serial.componentOf.contains(-1))
     }
 
+    @Test func theSubjectIndexsLinksGroupAsTheRecordsKeysDo() throws {
+        do {
+            let writer = try ledger()
+            writer.log.close()  // the index files now cover the head
+        }
+        let reader = try #require(try Ledger.openReader(at: directory.path).log as? EventLog)
+        defer { reader.close() }
+        let image = try #require(try reader.image())
+        let fromKeys = try Ledger.componentMap(of: image, checkCRC: true)
+        let fromLinks = try #require(
+            try reader.withSubjectLinks { links throws(ServiceError) in try Ledger.componentMap(of: image, links: links)
+            }
+                ?? nil)
+        #expect(fromLinks.componentOf == fromKeys.componentOf)
+        #expect(fromLinks.lastSeq == fromKeys.lastSeq)
+        #expect(fromLinks.sizes == fromKeys.sizes)
+        #expect(fromKeys.componentOf.contains(-1))
+
+        // Links that do not cover exactly the log are not used: damaged, or behind the head.
+        let path = directory.path + "/index/subjects.idx"
+        let saved = try #require(try PosixFileSystem().readFile(path))
+        var damaged = saved
+        damaged[damaged.count - 5] ^= 0x10
+        try PosixFileSystem().writeFileDurably(path, damaged)
+        #expect(reader.withSubjectLinks { _ in true } == nil)
+        try PosixFileSystem().writeFileDurably(path, saved)
+        #expect(reader.withSubjectLinks { _ in true } == true)
+        let writer = try Ledger.openWriter(at: directory.path, environment: .sandbox)
+        defer { writer.log.close() }
+        _ = try writer.append([(Lifecycle.all[0].entries[0].record, nil)])
+        _ = try writer.append([
+            (RecordBuilders.link(originalTransactionId: "late", userId: 10_001, key: "late-link"), nil)
+        ])
+        #expect((writer.log as? EventLog)?.withSubjectLinks { _ in true } == nil)
+        #expect(try writer.rebuildProjections(at: at) == referenceSummary(writer))
+    }
+
     @Test(arguments: [false, true])
     func groupingOnTwoThreadsFindsADamagedKeylessRecordInEitherHalf(secondHalf: Bool) throws {
         let writer = try ledger()

@@ -1,0 +1,71 @@
+import LedgerSystem
+
+/// The links of the subject index file (`index/subjects.idx`), read in place: which records share a subject, for
+/// grouping records without reading them. Valid only inside ``EventLog/withSubjectLinks(_:)``'s closure.
+public struct SubjectLinks {
+    /// Posting `i`'s record seq (unaligned little-endian u64s in the file's memory).
+    private let seqs: UnsafeRawPointer
+    /// Posting `i`'s link: the index + 1 of the same subject's previous posting (0: none).
+    private let links: UnsafeRawPointer
+    /// How many postings there are.
+    public let count: Int
+    /// The last record they cover: the log's head when they were read.
+    public let coveredSeq: UInt64
+
+    fileprivate init(seqs: UnsafeRawPointer, links: UnsafeRawPointer, count: Int, coveredSeq: UInt64) {
+        self.seqs = seqs
+        self.links = links
+        self.count = count
+        self.coveredSeq = coveredSeq
+    }
+
+    /// Posting `index`'s record seq (in `1...` the covered seq).
+    @inline(__always)
+    public func seq(_ index: Int) -> UInt64 {
+        UInt64(littleEndian: seqs.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+    }
+
+    /// The seq of the record before posting `index`'s under the same subject, if any.
+    @inline(__always)
+    public func previousSeq(_ index: Int) -> UInt64? {
+        let link = Int(UInt32(littleEndian: links.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+        return link == 0 ? nil : seq(link - 1)
+    }
+}
+
+extension EventLog {
+    /// Calls `body` with the subject index file's links when the file is intact (its checksum holds), covers
+    /// exactly the records `1...head` (the head's seq and chain hash), and every posting names a record in that
+    /// range and links only back; nil otherwise (the caller then reads the records' subject keys). The file is
+    /// mapped, not copied, while `body` runs.
+    public func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
+        let (headSeq, headHash) = head
+        guard headSeq > 0,
+            let fd = try? fileSystem.open(Path.join(directory.index, Self.subjectsIndexName), .read)
+        else { return nil }
+        defer { try? fileSystem.close(fd) }
+        guard let size = try? fileSystem.fstat(fd).size, size >= Int64(DerivedFile.headerSize),
+            let region = try? fileSystem.mapReadOnly(fd, count: Int(size))
+        else { return nil }
+        defer { fileSystem.unmap(region) }
+        guard let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash),
+            let links = Self.links(in: content, headSeq: headSeq)
+        else { return nil }
+        return try body(links)
+    }
+
+    /// The links in a subject index file's content, checked; nil when malformed.
+    private static func links(in content: UnsafeRawBufferPointer, headSeq: UInt64) -> SubjectLinks? {
+        guard content.count >= 8, let base = content.baseAddress else { return nil }
+        let count = Int(clamping: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)))
+        guard count <= (content.count - 8) / 12 else { return nil }
+        let links = SubjectLinks(seqs: base + 8, links: base + 8 + 8 * count, count: count, coveredSeq: headSeq)
+        for index in 0..<count {
+            let seq = links.seq(index)
+            let link = UInt32(
+                littleEndian: (base + 8 + 8 * count).loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+            guard seq >= 1, seq <= headSeq, Int(link) <= index else { return nil }
+        }
+        return links
+    }
+}
