@@ -6,8 +6,10 @@ import LedgerService
 
 extension LedgerAPI {
     func userId(_ request: HTTPRequest) throws -> Int64 {
-        guard let text = request.parameter("id"), let id = Int64(text), id >= 0, id <= Int64(UInt32.max) else {
-            throw HTTPError.badRequest("the user id must be an integer from 0 to \(UInt32.max)")
+        guard let text = request.parameter("id"), let id = AccountToken.userId(text: text) else {
+            throw HTTPError.badRequest(
+                "the user id must be an integer from 0 to \(UInt32.max), in decimal digits without a sign or leading zero"
+            )
         }
         return id
     }

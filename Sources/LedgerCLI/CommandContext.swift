@@ -70,7 +70,14 @@ struct CommandContext {
     /// The subject named by `--user`, `--account-token` or `--original-transaction-id` (exactly one).
     func subject() throws(CLIError) -> SubjectQuery {
         var found: [SubjectQuery] = []
-        if let user = try integer("--user", in: 0...Int64(UInt32.max)) { found.append(.user(user)) }
+        if let text = arguments.value("--user") {
+            guard let user = AccountToken.userId(text: text) else {
+                throw CLIError.usage(
+                    "--user '\(text)' is not a user id: an integer from 0 to \(UInt32.max), in decimal digits without "
+                        + "a sign or leading zero", command: arguments.command)
+            }
+            found.append(.user(user))
+        }
         if let token = arguments.value("--account-token") {
             guard let canonical = AccountToken.canonical(token) else {
                 throw CLIError.usage("--account-token '\(token)' is not a UUID", command: arguments.command)

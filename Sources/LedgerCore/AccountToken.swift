@@ -18,6 +18,16 @@ public enum AccountToken {
         }
     }
 
+    /// A user id as a request or a command line writes it: decimal digits only, no sign, no leading zero, from 0
+    /// to 2³² − 1 (the ids the token scheme can carry); nil for anything else, so that one user has one spelling.
+    public static func userId(text: String) -> Int64? {
+        let digits = text.utf8
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            digits.count == 1 || digits.first != 0x30, let id = Int64(text), id <= Int64(UInt32.max)
+        else { return nil }
+        return id
+    }
+
     /// The user id a token encodes, when it follows the scheme; nil for any other UUID.
     public static func userId(fromToken token: String) -> Int64? {
         guard token.utf8.count == 36 else { return nil }

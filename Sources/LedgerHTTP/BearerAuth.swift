@@ -2,7 +2,8 @@
 ///
 /// Without a configured token the middleware either lets every request through (read endpoints when
 /// `--read-token` is not set) or refuses every request with 403 (admin endpoints without `--admin-token`).
-/// A missing or wrong token is 401 with a `WWW-Authenticate: Bearer` challenge.
+/// A missing or wrong token is 401 with a `WWW-Authenticate: Bearer` challenge; more than one `Authorization` header
+/// is 400.
 public struct BearerAuth: HTTPMiddleware {
     /// What to do when no token is configured.
     public enum Unconfigured: Sendable {
@@ -29,6 +30,11 @@ public struct BearerAuth: HTTPMiddleware {
             case .allow: return try next(request)
             case .deny(let message): throw HTTPError(.forbidden, code: .forbidden, message: message)
             }
+        }
+        // Two credentials: which one a proxy in front checked cannot be known. Refused, not guessed.
+        guard request.headers.values(for: "Authorization").count <= 1 else {
+            throw HTTPError(
+                .badRequest, code: .badRequest, message: "the request has more than one Authorization header")
         }
         guard let header = request.headers["Authorization"], let presented = Self.bearerToken(in: header) else {
             throw HTTPError(

@@ -54,7 +54,9 @@ import Testing
         #expect(subscription.json?["userId"] == 42)
         let before = try harness.respond(.get, "/v1/users/42/entitlement?at=\(at)&knownAt=2000-01-01T00:00:00Z")
         #expect(before.json?["deviceLimit"] == 0)
-        #expect(try harness.respond(.get, "/v1/users/abc/entitlement").status.code == 400)
+        for id in ["abc", "%2B42", "042", "-1", "4294967296"] {
+            #expect(try harness.respond(.get, "/v1/users/\(id)/entitlement").status.code == 400, "\(id)")
+        }
         #expect(try harness.respond(.get, "/v1/users/42/entitlement?at=yesterday").status.code == 400)
         let history = try harness.respond(.get, "/v1/users/42/history")
         #expect(history.json?.array?.count == 1)

@@ -24,6 +24,14 @@ import Testing
         #expect(result.err.hasPrefix("error: --data needs a directory"))
     }
 
+    /// A user id has one spelling: `01`, `+1` and `-1` are usage errors, not user 1 (or no one).
+    @Test(arguments: ["", "01", "+1", "-1", "4294967296", "x"])
+    func aUserIdNotWrittenAsOneIsAUsageError(id: String) {
+        let result = ledger(["state", "--data", workspace.data, "--user", id, "--json"])
+        #expect(result.code == 64, "\(id): \(result.err)")
+        #expect(result.err.contains("is not a user id") || result.err.contains("--user"), "\(result.err)")
+    }
+
     @Test func anEmptyLedgerDataFallsBackToEvents() throws {
         let parsed = try LedgerMain.parser.parse(["state", "--user", "1"])
         let unset = try CommandContext(arguments: parsed, environment: ["LEDGER_DATA": ""])

@@ -67,6 +67,16 @@ struct InstantTests {
         #expect(Instant.distantFuture.adding(.monthly) == nil)
     }
 
+    @Test("a user id as written has one spelling: digits, no sign, no leading zero, within 32 bits")
+    func userIdText() {
+        #expect(AccountToken.userId(text: "0") == 0)
+        #expect(AccountToken.userId(text: "42") == 42)
+        #expect(AccountToken.userId(text: "4294967295") == 4_294_967_295)
+        for text in ["", "+1", "-1", "01", "007", "00", " 1", "1 ", "4294967296", "99999999999", "1e3", "0x1", "٤٢"] {
+            #expect(AccountToken.userId(text: text) == nil, "\(text)")
+        }
+    }
+
     @Test("the app's token scheme maps user ids to tokens and back")
     func accountTokens() {
         #expect(AccountToken.token(forUser: 42) == "0000002a-0000-0000-0000-000000000000")

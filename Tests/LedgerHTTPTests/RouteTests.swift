@@ -69,6 +69,16 @@ struct RouteTests {
     }
 
     @Test(arguments: Transport.allCases)
+    func twoAuthorizationHeadersAre400EvenWithTheRightToken(transport: Transport) throws {
+        var headers = HTTPHeaders()
+        headers.add("Authorization", "Bearer read-secret")
+        headers.add("Authorization", "Bearer wrong")
+        let response = try exchange(transport, application, .get, "/v1/users/42/entitlement", headers: headers)
+        #expect(response.status.code == 400)
+        #expect(errorStatus(of: response) == "BAD_REQUEST")
+    }
+
+    @Test(arguments: Transport.allCases)
     func bearerSchemeIsCaseInsensitive(transport: Transport) throws {
         let response = try exchange(
             transport, application, .get, "/v1/users/42/entitlement", headers: ["Authorization": "bearer read-secret"])
