@@ -24,7 +24,8 @@ extension EventLog {
     static let subjectsIndexName = "subjects.idx"
     static let positionsIndexName = "positions.idx"
 
-    /// Opens a log: reads `meta`, walks every segment, cuts a torn tail (writer) and loads or rebuilds indexes.
+    /// Opens a log: reads `meta`, walks every segment (a reader: what follows the positions checkpoint), cuts a torn
+    /// tail (writer) and loads or rebuilds indexes.
     static func open(
         _ layout: DataDirectory, environment: String?, writable: Bool, options: LogOptions,
         fileSystem: any FileSystem, clock: @escaping @Sendable () -> Int64, writerLock: WriterLock?

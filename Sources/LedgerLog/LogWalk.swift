@@ -33,8 +33,9 @@ struct LogWalk {
     ///   - writable: open the segments for writing too.
     ///   - chainFrom: recompute chain hashes for records with at least this seq.
     ///   - trusted: where the records of a checkpoint are (see ``RecordPositions``): the segments it lists are
-    ///     taken from it, each checked only at its last record, and only what follows is walked. Should anything not match, or the walk find a problem, the log is
-    ///     walked again without it. Not for a walk that calls `onRecord` (it is not called for those records).
+    ///     taken from it, each checked only at its last record, and only what follows is walked. Should anything
+    ///     not match, or the walk find a problem, the log is walked again without it. `onRecord` is not called for
+    ///     the records taken from it.
     ///   - onRecord: called for each valid record walked, in order.
     static func run(
         _ fileSystem: any FileSystem, _ directory: DataDirectory, environment: String?, writable: Bool,
