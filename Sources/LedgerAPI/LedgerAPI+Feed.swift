@@ -19,7 +19,9 @@ extension LedgerAPI {
     static let cursorAhead = HTTPError.Code("CURSOR_AHEAD")
 
     /// `GET /v1/events?after=SEQ&limit=N&wait=S`: the records after SEQ, gap-free in sequence order, and
-    /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record.
+    /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record, unless
+    /// ``maxWaitingFeeds`` requests are waiting already (it then answers at once, as with `wait=0`: long polls
+    /// must not take every connection the server has and keep Apple's deliveries out).
     /// A cursor beyond the head is 400 `CURSOR_AHEAD`: it was not handed out by this log (a consumer's cursor
     /// from before a restore, or from another ledger), and answering an empty page would let the consumer skip
     /// the records appended up to it.
@@ -36,7 +38,8 @@ extension LedgerAPI {
                     + "(it was restored from a backup, or the cursor is another ledger's); the consumer holds records "
                     + "this log does not: re-sync it from a seq at most \(current)")
         }
-        if wait > 0 {
+        if wait > 0, waitingFeeds.enter(limit: maxWaitingFeeds) {
+            defer { waitingFeeds.leave() }
             // Woken by the writer's group commit as soon as a record after the cursor is durable; waiting in slices
             // of at most `drainCheckMillis`, so that a shutdown ends the wait at once (``endLongPolls()``).
             let deadline = monotonicSeconds() + wait

@@ -23,11 +23,16 @@ public struct LedgerAPI: Sendable {
     public let clock: @Sendable () -> Int64
     /// Set when the server begins to shut down: feed requests waiting for events answer at once.
     let draining = DrainFlag()
+    /// The most feed requests that wait for events at once; one more answers at once, as with `wait=0`.
+    public let maxWaitingFeeds: Int
+    /// How many feed requests are waiting now.
+    let waitingFeeds = WaitingCount()
 
-    /// Creates the API.
+    /// Creates the API. `maxWaitingFeeds` bounds the long polls held open at once (each holds a connection, and
+    /// the server's connection cap must leave room for Apple's deliveries): a quarter of the default cap.
     public init(
         pipeline: IngestPipeline, readToken: String?, adminToken: String?, metrics: LedgerMetrics,
-        clock: @escaping @Sendable () -> Int64 = wallClockMillis
+        clock: @escaping @Sendable () -> Int64 = wallClockMillis, maxWaitingFeeds: Int = 64
     ) {
         self.ledger = pipeline.ledger
         self.pipeline = pipeline
@@ -35,6 +40,7 @@ public struct LedgerAPI: Sendable {
         self.adminToken = adminToken
         self.metrics = metrics
         self.clock = clock
+        self.maxWaitingFeeds = max(0, maxWaitingFeeds)
     }
 
     /// Ends every feed request's wait for events, now and from now on: the server is shutting down (wire it to
@@ -107,4 +113,19 @@ final class DrainFlag: Sendable {
 
     /// Sets it.
     func set() { value.store(true, ordering: .releasing) }
+}
+
+/// A count of requests in a bounded section, shared by every connection thread.
+final class WaitingCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Enters the section unless `limit` requests are in it already; true when entered (then ``leave()``).
+    func enter(limit: Int) -> Bool {
+        if count.add(1, ordering: .acquiringAndReleasing).newValue <= limit { return true }
+        count.subtract(1, ordering: .acquiringAndReleasing)
+        return false
+    }
+
+    /// Leaves the section.
+    func leave() { count.subtract(1, ordering: .acquiringAndReleasing) }
 }

@@ -148,7 +148,7 @@ public enum OpenAPIDocument {
                   content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
           /v1/events:
             get:
-              summary: Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds.
+              summary: Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 at once; more answer at once).
               security: [{bearer: []}]
               parameters:
                 - {name: after, in: query, description: "A seq at most the head (0 for the start).", schema: {type: integer, default: 0}}

@@ -32,6 +32,38 @@ import Testing
         #expect(seconds < 10, "the feed waited \(seconds) s instead of returning when the record arrived")
     }
 
+    @Test func longPollsBeyondTheLimitAnswerAtOnce() throws {
+        let harness = try APIHarness(maxWaitingFeeds: 2)
+        let body = try harness.notification()
+        let slots = ResultSlots<(events: Int, seconds: Double)>(count: 3)
+        runThreads(4) { thread in
+            if thread < 3 {
+                // Two wait; the third to arrive finds the limit reached and answers at once.
+                usleep(UInt32(thread) * 150_000)
+                let started = Date()
+                if let response = try? harness.respond(.get, "/v1/events?after=0&wait=30") {
+                    let events = response.json?["events"]?.array?.count ?? -1
+                    slots.set(thread, (events, Date().timeIntervalSince(started)))
+                }
+            } else {
+                usleep(1_500_000)
+                _ = try? harness.respond(.post, "/webhooks/apple", body: body)
+            }
+        }
+        // Whichever came third (the threads may start in any order on a busy machine).
+        let answers = try slots.values().map { try #require($0) }.sorted { $0.seconds < $1.seconds }
+        #expect(answers[0].events == 0)
+        #expect(answers[0].seconds < 0.8, "the request over the limit waited \(answers[0].seconds) s")
+        for waited in answers[1...] {
+            #expect(waited.events == 1)
+            #expect(waited.seconds > 0.8 && waited.seconds < 10, "waited \(waited.seconds) s")
+        }
+        // The waits are over: a new long poll may wait again.
+        let started = Date()
+        _ = try harness.respond(.get, "/v1/events?after=1&wait=0.3")
+        #expect(Date().timeIntervalSince(started) >= 0.25)
+    }
+
     @Test func aWaitingFeedAnswersAtOnceWhenTheServerShutsDown() throws {
         let harness = try APIHarness()
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
