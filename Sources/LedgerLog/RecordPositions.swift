@@ -4,9 +4,10 @@ import LedgerSystem
 ///
 /// A reader's open takes the segments it lists from here instead of walking them (see
 /// ``LogWalk/run(_:_:environment:writable:chainFrom:trusting:onRecord:)``): it checks each listed segment's last
-/// record in place (frame, checksum, seq, and the chain hash listed for it: by the chain, the records before it
-/// are then the ones listed) and walks only what follows. The records it did not walk are checked when they are
-/// read: every read checks the record's checksum.
+/// record in place (frame, checksum, seq, and the chain hash listed for it, so the file is this history's) and
+/// walks only what follows. The records it did not walk are checked when they are read (every read checks the
+/// record's frame, seq and checksum; a wrong position reads as damage, never as another record), and `verify`
+/// walks them all.
 ///
 /// Layout (little-endian): segment count `n` (u64), then `n` × (first seq u64, record count `c` u64, logical
 /// end u64, the chain hash of its last record (32), `c` × record offset u32). The segments are consecutive from
