@@ -44,6 +44,30 @@ extension EventLog {
         }
     }
 
+    /// Writes a piece of evidence again when the copy stored under its digest is damaged or missing (Apple
+    /// delivering a notification again is a second chance to keep its original), durably; returns whether it did.
+    /// Reads and hashes the stored copy first, so intact evidence is left as it is.
+    public func restoreEvidence(_ piece: HashedBytes) throws(LogError) -> Bool {
+        guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
+        guard let digest = EvidenceDigest(piece.sha256) else {
+            throw LogError(.invalidEntry, "an evidence digest is 32 bytes (got \(piece.sha256.count))")
+        }
+        do {
+            if try evidence(piece.sha256) != nil { return false }
+        } catch  where error.code == .evidenceDamaged {
+            // Written again below.
+        }
+        let root = directory.evidence
+        do {
+            try evidencePacks.put([piece], durable: true, replacing: [digest]) { digest in
+                Self.legacyEvidencePath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
+            }
+        } catch {
+            throw LogError.system(error, "storing evidence in \(directory.evidence)")
+        }
+        return true
+    }
+
     /// The evidence with this SHA-256, or nil when none is stored. Looks in the evidence packs, then at the
     /// per-file path earlier versions wrote (`evidence/<2 hex>/<62 hex>`).
     /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name (or their

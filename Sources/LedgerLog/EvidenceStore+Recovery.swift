@@ -49,7 +49,7 @@ extension EvidenceStore {
             if writable && position == numbers.count - 1 {
                 try recoverLastLocked(number)
             } else {
-                try scanHeadersLocked(number)
+                try scanHeadersLocked(number, sealed: position < numbers.count - 1)
             }
         }
         state.loaded = true
@@ -64,7 +64,7 @@ extension EvidenceStore {
             state.packs[number] = try fileSystem.open(path(number), OpenOptions(access: .readOnly))
             state.scanned[number] = 0
         }
-        for number in numbers where number >= last { try scanHeadersLocked(number) }
+        for number in numbers where number >= last { try scanHeadersLocked(number, sealed: number != numbers.last) }
     }
 
     /// The pack numbers in the evidence folder, ascending; notes whether old per-file evidence exists.
@@ -86,15 +86,25 @@ extension EvidenceStore {
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
 
-    /// Indexes a pack's entries from where it was scanned up to, reading headers only; stops at the first header
-    /// that is not valid or whose body is not all there (a reader may race a writer; `verify` reports damage).
-    private func scanHeadersLocked(_ number: UInt32) throws(SystemError) {
+    /// Indexes a pack's entries from where it was scanned up to, reading headers only. In a `sealed` pack (one a
+    /// newer pack follows: never written again) it steps over an unreadable entry that valid ones follow; otherwise
+    /// it stops at the first entry that is not valid or not all there (a reader may race a writer).
+    private func scanHeadersLocked(_ number: UInt32, sealed: Bool) throws(SystemError) {
         guard let fd = state.packs[number] else { return }
         let size = try fileSystem.fstat(fd).size
         var offset = state.scanned[number] ?? 0
         while offset + Int64(EvidencePack.headerSize) <= size {
-            let decoded = try header(fd, at: offset)
-            guard let decoded, offset + decoded.entrySize <= size else { break }
+            guard let decoded = try header(fd, at: offset), offset + decoded.entrySize <= size else {
+                // In a sealed pack, damage that valid entries follow is skipped, as the writer's open skips it
+                // (`verify` reports it), so that the entries after it, a copy written again among them, are found.
+                // In the newest pack it may be an entry a live writer is still writing: looked at again on the
+                // next miss.
+                guard sealed else { break }
+                let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
+                guard let next = EvidencePack.nextEntry(in: rest) else { break }
+                offset += Int64(next)
+                continue
+            }
             state.index[decoded.digest] = EvidenceLocation(pack: number, offset: offset, length: decoded.length)
             offset += decoded.entrySize
         }
@@ -136,7 +146,11 @@ extension EvidenceStore {
             offset = last.location.offset
             entries.removeLast()
         }
-        for item in entries { state.index[item.digest] = item.location }
+        // A later copy of the same evidence replaces an earlier one (a damaged entry written again), but a damaged
+        // copy never hides an intact one.
+        for item in entries where !(item.location.damaged && state.index[item.digest].map { !$0.damaged } ?? false) {
+            state.index[item.digest] = item.location
+        }
         if offset < size {
             let bytes = try fileSystem.read(fd, count: Int(size - offset), at: offset)
             let digests = EvidencePack.digests(inTail: bytes).mapValues { offset + Int64($0) }

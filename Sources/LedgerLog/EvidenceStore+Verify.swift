@@ -51,6 +51,15 @@ extension EvidenceStore {
     {
         let store = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
         defer { store.close() }
+        // Entries whose body fails its CRC, by digest, in the order found: damage, unless an intact copy of the
+        // same evidence follows (written again when Apple delivered the notification again; reads find that one).
+        var broken: [EvidenceDigest: (name: String, offset: Int64, order: Int)] = [:]
+        var found = 0
+        func firstBroken() -> LogProblem? {
+            broken.values.min { $0.order < $1.order }.map {
+                damage(layout, $0.name, $0.offset, "its body fails its CRC-32C")
+            }
+        }
         do throws(SystemError) {
             let numbers = try store.lock.withLock { () throws(SystemError) in try store.listForVerify() }
             for (position, number) in numbers.enumerated() {
@@ -59,7 +68,8 @@ extension EvidenceStore {
                 defer { try? fileSystem.close(fd) }
                 let size = try fileSystem.fstat(fd).size
                 var offset: Int64 = 0
-                var firstBadBody: Int64?
+                // The bad bodies with no intact entry after them in this pack: the first's offset, their digests.
+                var trailing: (offset: Int64, digests: [EvidenceDigest])?
                 while offset < size {
                     guard let header = try store.header(fd, at: offset), offset + header.entrySize <= size else {
                         let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
@@ -70,19 +80,32 @@ extension EvidenceStore {
                     }
                     let body = try fileSystem.read(
                         fd, count: header.length, at: offset + Int64(EvidencePack.headerSize))
-                    let holds = body.withUnsafeBytes { EvidencePack.bodyHolds(header, $0) }
-                    if !holds && firstBadBody == nil { firstBadBody = offset }
-                    if holds, let bad = firstBadBody {
-                        return (damage(layout, name, bad, "its body fails its CRC-32C"), name, size, [:])
+                    if body.withUnsafeBytes({ EvidencePack.bodyHolds(header, $0) }) {
+                        broken[header.digest] = nil
+                        trailing = nil
+                    } else {
+                        if broken[header.digest] == nil {
+                            broken[header.digest] = (name, offset, found)
+                            found += 1
+                        }
+                        trailing = (trailing?.offset ?? offset, (trailing?.digests ?? []) + [header.digest])
                     }
                     offset += header.entrySize
                 }
                 let last = position == numbers.count - 1
-                let tornAt = firstBadBody ?? (offset < size ? offset : nil)
-                guard let tornAt else { continue }
-                if !last {
-                    return (damage(layout, name, tornAt, "the entry there is unreadable"), name, size, [:])
+                if offset < size && !last {
+                    return (
+                        damage(layout, name, trailing?.offset ?? offset, "the entry there is unreadable"), name, size,
+                        [:]
+                    )
                 }
+                // Bad bodies at the end of a sealed pack stay broken until a later copy turns up; at the end of the
+                // last pack they, and any bytes after them, are a torn tail (damage before it is reported first).
+                guard last, let tornAt = trailing?.offset ?? (offset < size ? offset : nil) else { continue }
+                for digest in trailing?.digests ?? [] where broken[digest]?.name == name {
+                    if let found = broken[digest], found.offset >= tornAt { broken[digest] = nil }
+                }
+                if let problem = firstBroken() { return (problem, nil, size, [:]) }
                 let bytes = try fileSystem.read(fd, count: Int(size - tornAt), at: tornAt)
                 let tail = EvidencePack.digests(inTail: bytes).mapValues { tornAt + Int64($0) }
                 let problem = LogProblem(
@@ -95,6 +118,7 @@ extension EvidenceStore {
         } catch {
             throw LogError.system(error, "reading the evidence packs in \(layout.evidence)")
         }
+        if let problem = firstBroken() { return (problem, nil, 0, [:]) }
         return (nil, nil, 0, [:])
     }
 

@@ -100,9 +100,13 @@ final class EvidenceStore: @unchecked Sendable {
     /// The path of pack `number`.
     func path(_ number: UInt32) -> String { Path.join(folder, EvidencePack.name(number)) }
 
-    /// Stores bodies under their SHA-256; bodies already stored are skipped. With `durable`, returns once every
-    /// one of them is durable.
-    func put(_ batch: [HashedBytes], durable: Bool, legacyPath: (EvidenceDigest) -> String) throws(SystemError) {
+    /// Stores bodies under their SHA-256; bodies already stored are skipped, except those in `replacing` (stored
+    /// but damaged: a fresh copy is written, which reads then find). With `durable`, returns once every one of them
+    /// is durable.
+    func put(
+        _ batch: [HashedBytes], durable: Bool, replacing: Set<EvidenceDigest> = [],
+        legacyPath: (EvidenceDigest) -> String
+    ) throws(SystemError) {
         try lock.withLock { () throws(SystemError) in
             try loadLocked()
             var pending: [(position: Int, digest: EvidenceDigest)] = []
@@ -111,8 +115,9 @@ final class EvidenceStore: @unchecked Sendable {
             for (position, piece) in batch.enumerated() {
                 let digest = EvidenceDigest(piece.sha256)!
                 guard seen.insert(digest).inserted else { continue }
-                if let found = state.index[digest], !found.damaged { continue }
-                if state.hasLegacy, let status = try fileSystem.stat(legacyPath(digest)),
+                let replace = replacing.contains(digest)
+                if let found = state.index[digest], !found.damaged, !replace { continue }
+                if !replace, state.hasLegacy, let status = try fileSystem.stat(legacyPath(digest)),
                     status.size == Int64(piece.bytes.count)
                 {
                     continue

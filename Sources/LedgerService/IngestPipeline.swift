@@ -138,6 +138,8 @@ public final class IngestPipeline: Sendable {
             switch item {
             case .record(let entry, let evidence):
                 if let seq = try ledger.seq(forIdempotencyKey: entry.idempotencyKey) {
+                    // Delivered again: its evidence, should the copy kept be damaged, is written afresh.
+                    _ = try ledger.restoreEvidence(evidence)
                     results[index] = .duplicate(seq: seq)
                 } else {
                     items.append((entry, evidence))

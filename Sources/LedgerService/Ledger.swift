@@ -112,6 +112,18 @@ public final class Ledger: Sendable {
         return entry
     }
 
+    /// Writes a notification's evidence again when the copy the ledger holds is damaged or missing (see
+    /// ``LedgerLog/EventLog/restoreEvidence(_:)``); returns whether it did. The PostgreSQL store keeps its evidence
+    /// table append-only (a damaged row is restored from a backup there): false.
+    public func restoreEvidence(_ piece: HashedBytes) throws(ServiceError) -> Bool {
+        guard let eventLog = log as? EventLog else { return false }
+        do {
+            return try eventLog.restoreEvidence(piece)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
     /// The seq of the record with this idempotency key, if the ledger holds it.
     public func seq(forIdempotencyKey key: String) throws(ServiceError) -> UInt64? {
         do {

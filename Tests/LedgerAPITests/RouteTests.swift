@@ -1,5 +1,7 @@
 import LedgerHTTP
 import LedgerJSON
+import LedgerLog
+import LedgerSystem
 import LedgerTesting
 import Testing
 
@@ -14,6 +16,35 @@ import Testing
         #expect(second.status.code == 200)
         #expect(second.json?["duplicate"] == true)
         #expect(harness.api.ledger.log.head.seq == 1)
+    }
+
+    /// Apple delivering a notification again is a second chance for its evidence: a damaged copy is written again.
+    @Test func aDeliveryAgainWritesDamagedEvidenceAfresh() throws {
+        let harness = try APIHarness()
+        let body = try harness.notification()
+        #expect(try harness.respond(.post, "/webhooks/apple", body: body).status.code == 200)
+        let log = try #require(harness.api.ledger.log as? EventLog)
+        let digest = try #require(try harness.api.ledger.entry(seq: 1).record.evidence)
+        let original = try #require(try log.evidence(digest))
+        // One byte of the stored body flipped in place (the writer's descriptor sees it).
+        let location = try #require(log.evidenceLocation(digest))
+        let fileSystem = PosixFileSystem()
+        let at = location.offset + 56 + Int64(location.length / 2)
+        let fd = try fileSystem.open(location.path, OpenOptions(access: .readWrite))
+        defer { try? fileSystem.close(fd) }
+        let byte = try fileSystem.read(fd, count: 1, at: at)
+        try fileSystem.writeAll(fd, [byte[0] ^ 0x20], at: at)
+        #expect(throws: LogError.self) { try log.evidence(digest) }
+
+        let again = try harness.respond(.post, "/webhooks/apple", body: body)
+        #expect(again.status.code == 200)
+        #expect(again.json?["duplicate"] == true)
+        #expect(try log.evidence(digest) == original)
+        #expect(log.head.seq == 1)
+        // Delivered a third time, the intact copy is left as it is.
+        let size = try #require(try fileSystem.stat(location.path)).size
+        #expect(try harness.respond(.post, "/webhooks/apple", body: body).json?["duplicate"] == true)
+        #expect(try fileSystem.stat(location.path)?.size == size)
     }
 
     @Test(arguments: [
