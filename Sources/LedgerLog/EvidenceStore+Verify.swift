@@ -54,7 +54,7 @@ extension EvidenceStore {
         // Entries whose body fails its CRC, by digest, in the order found: damage, unless an intact copy of the
         // same evidence follows (written again when Apple delivered the notification again; reads find that one).
         var broken: [EvidenceDigest: (name: String, offset: Int64, order: Int)] = [:]
-        var found = 0
+        var order = 0
         func firstBroken() -> LogProblem? {
             broken.values.min { $0.order < $1.order }.map {
                 damage(layout, $0.name, $0.offset, "its body fails its CRC-32C")
@@ -85,8 +85,8 @@ extension EvidenceStore {
                         trailing = nil
                     } else {
                         if broken[header.digest] == nil {
-                            broken[header.digest] = (name, offset, found)
-                            found += 1
+                            broken[header.digest] = (name, offset, order)
+                            order += 1
                         }
                         trailing = (trailing?.offset ?? offset, (trailing?.digests ?? []) + [header.digest])
                     }
@@ -102,8 +102,8 @@ extension EvidenceStore {
                 // Bad bodies at the end of a sealed pack stay broken until a later copy turns up; at the end of the
                 // last pack they, and any bytes after them, are a torn tail (damage before it is reported first).
                 guard last, let tornAt = trailing?.offset ?? (offset < size ? offset : nil) else { continue }
-                for digest in trailing?.digests ?? [] where broken[digest]?.name == name {
-                    if let found = broken[digest], found.offset >= tornAt { broken[digest] = nil }
+                for digest in trailing?.digests ?? [] {
+                    if let bad = broken[digest], bad.name == name, bad.offset >= tornAt { broken[digest] = nil }
                 }
                 if let problem = firstBroken() { return (problem, nil, size, [:]) }
                 let bytes = try fileSystem.read(fd, count: Int(size - tornAt), at: tornAt)

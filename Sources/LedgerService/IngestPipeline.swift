@@ -138,8 +138,10 @@ public final class IngestPipeline: Sendable {
             switch item {
             case .record(let entry, let evidence):
                 if let seq = try ledger.seq(forIdempotencyKey: entry.idempotencyKey) {
-                    // Delivered again: its evidence, should the copy kept be damaged, is written afresh.
-                    _ = try ledger.restoreEvidence(evidence)
+                    // Delivered again: its evidence, should the copy kept be damaged, is written afresh. Best
+                    // effort: a failure leaves the damage as it was (`verify` reports it) and must not turn a
+                    // delivery the ledger holds into an error.
+                    _ = try? ledger.restoreEvidence(evidence)
                     results[index] = .duplicate(seq: seq)
                 } else {
                     items.append((entry, evidence))
