@@ -54,8 +54,8 @@ extension EventLog {
         }
         do {
             if try evidence(piece.sha256) != nil { return false }
-        } catch  where error.code == .evidenceDamaged {
-            // Written again below.
+        } catch {
+            guard error.code == .evidenceDamaged else { throw error }
         }
         let root = directory.evidence
         do {
