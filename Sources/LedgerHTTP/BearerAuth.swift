@@ -25,9 +25,25 @@ public struct BearerAuth: HTTPMiddleware {
     }
 
     public func respond(to request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse {
+        if let refusal = refusal(beforeBody: request) { throw refusal }
+        return try next(request)
+    }
+
+    /// The 401, 403 or 400 this middleware answers `request` with, from its headers alone; nil when it passes.
+    public func refusal(beforeBody request: HTTPRequest) -> HTTPError? {
+        do {
+            try check(request)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Throws the answer for a request this middleware does not let through.
+    private func check(_ request: HTTPRequest) throws(HTTPError) {
         guard let token else {
             switch unconfigured {
-            case .allow: return try next(request)
+            case .allow: return
             case .deny(let message): throw HTTPError(.forbidden, code: .forbidden, message: message)
             }
         }
@@ -47,7 +63,6 @@ public struct BearerAuth: HTTPMiddleware {
                 .unauthorized, code: .unauthorized, message: "the bearer token is not valid for this endpoint",
                 headers: ["WWW-Authenticate": "Bearer realm=\"\(realm)\", error=\"invalid_token\""])
         }
-        return try next(request)
     }
 
     /// The token of a `Bearer TOKEN` credential (scheme case-insensitive), or nil.

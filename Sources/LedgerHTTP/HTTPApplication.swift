@@ -19,28 +19,9 @@ public struct HTTPApplication: HTTPResponder {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         var request = request
-        let chain: [any HTTPMiddleware]
-        let handler: HTTPHandler
+        let (chain, handler): ([any HTTPMiddleware], HTTPHandler)
         do {
-            switch try router.resolve(method: request.method, path: request.path) {
-            case .matched(let route, let parameters):
-                request.route = route.pattern.description
-                request.parameters = parameters
-                chain = middlewares + route.middlewares
-                handler = route.handler
-            case .notFound:
-                chain = middlewares
-                handler = { request in throw HTTPError.notFound(path: request.path) }
-            case .methodNotAllowed(let allowed):
-                chain = middlewares
-                let allow = allowed.map(\.rawValue).joined(separator: ", ")
-                handler = { request in
-                    throw HTTPError(
-                        .methodNotAllowed, code: .methodNotAllowed,
-                        message: "\(request.method) is not allowed on \(request.path); use \(allow)",
-                        headers: ["Allow": allow])
-                }
-            }
+            (chain, handler) = try resolve(&request)
         } catch {
             return errors.response(for: error, request: request)
         }
@@ -49,6 +30,52 @@ public struct HTTPApplication: HTTPResponder {
         }
         response.route = request.route
         return response
+    }
+
+    /// An unknown route or method, or the first refusal of the route's middlewares from the head alone (see
+    /// ``HTTPMiddleware/refusal(beforeBody:)``): answered before the client sends the body it announced.
+    public func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
+        var request = request
+        var refusal: (any Error)?
+        do {
+            let (chain, handler) = try resolve(&request)
+            if let error = chain.lazy.compactMap({ $0.refusal(beforeBody: request) }).first {
+                refusal = error
+            } else if request.route == nil {
+                // Unmatched: its handler throws the 404 or 405 whatever the body.
+                _ = try handler(request)
+            }
+        } catch {
+            refusal = error
+        }
+        guard let refusal else { return nil }
+        var response = errors.response(for: refusal, request: request)
+        response.route = request.route
+        return response
+    }
+
+    /// The middlewares and handler for `request`, its route and parameters recorded on it. An unmatched path
+    /// or method gets a handler that throws its 404 or 405 (after the global middlewares).
+    private func resolve(_ request: inout HTTPRequest) throws -> ([any HTTPMiddleware], HTTPHandler) {
+        switch try router.resolve(method: request.method, path: request.path) {
+        case .matched(let route, let parameters):
+            request.route = route.pattern.description
+            request.parameters = parameters
+            return (middlewares + route.middlewares, route.handler)
+        case .notFound:
+            return (middlewares, { request in throw HTTPError.notFound(path: request.path) })
+        case .methodNotAllowed(let allowed):
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            return (
+                middlewares,
+                { request in
+                    throw HTTPError(
+                        .methodNotAllowed, code: .methodNotAllowed,
+                        message: "\(request.method) is not allowed on \(request.path); use \(allow)",
+                        headers: ["Allow": allow])
+                }
+            )
+        }
     }
 
     /// Runs the middlewares in order, then the handler.

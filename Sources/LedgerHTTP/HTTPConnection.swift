@@ -91,6 +91,15 @@ final class HTTPConnection {
         request.remoteAddress = peer
         start += headLength
         bodyBytesIn = 0
+        if head.expectsContinue, let refusal = core.responder.respondBeforeBody(to: request) {
+            // The client waits for a go-ahead before it sends the body: refused from the head alone (an unknown
+            // route, a missing token), it never sends it, and the connection closes instead of reading it.
+            let sent = send(refusal, keepAlive: false, includeBody: true)
+            record(
+                request: request, route: refusal.route, status: refusal.status.code, bytesIn: headLength,
+                bytesOut: sent ?? 0, began: began)
+            return false
+        }
         do {
             request.body = try readBody(head, deadline: Clock.monotonicMilliseconds() + timeouts.body.milliseconds)
         } catch let error as HTTPError {
@@ -109,7 +118,8 @@ final class HTTPConnection {
         return sent != nil && keepAlive
     }
 
-    /// Reads the body the head announced, answering `Expect: 100-continue` first.
+    /// Reads the body the head announced, answering `Expect: 100-continue` first (once the responder wants the body,
+    /// see ``HTTPResponder/respondBeforeBody(to:)``).
     private func readBody(_ head: HTTPRequestHead, deadline: Int) throws -> [UInt8] {
         let timeout = HTTPError(
             .requestTimeout, code: .requestTimeout,

@@ -6,6 +6,14 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
 public protocol HTTPResponder: Sendable {
     /// The response to `request`. Never throws: errors are already responses here.
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// The answer to a request whose body has not been sent yet (`Expect: 100-continue`), when its head alone
+    /// settles it (an unknown route, a missing token); nil when the body is wanted.
+    func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse?
+}
+
+extension HTTPResponder {
+    /// Wants every body.
+    public func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// A step around a handler: it may answer by itself (e.g. 401), change the request, or change the
@@ -13,6 +21,14 @@ public protocol HTTPResponder: Sendable {
 public protocol HTTPMiddleware: Sendable {
     /// Answers `request`, calling `next` to run the rest of the chain.
     func respond(to request: HTTPRequest, next: (HTTPRequest) throws -> HTTPResponse) throws -> HTTPResponse
+    /// The error it would answer `request` with from its head alone, before any body is read; nil when it
+    /// would let it through (or needs the body to tell).
+    func refusal(beforeBody request: HTTPRequest) -> HTTPError?
+}
+
+extension HTTPMiddleware {
+    /// Refuses nothing from the head alone.
+    public func refusal(beforeBody request: HTTPRequest) -> HTTPError? { nil }
 }
 
 /// Turns any error thrown further in into its response, so outer middlewares see a response.

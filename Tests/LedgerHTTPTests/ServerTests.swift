@@ -246,6 +246,38 @@ struct ServerTests {
         #expect(try client.readResponse(method: .post).status == .ok)
     }
 
+    /// A request refused from its head alone gets its answer instead of 100 Continue: the client never sends the
+    /// body, and the connection closes.
+    @Test(arguments: [
+        ("POST /v1/admin/link HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", 403),
+        ("POST /nowhere HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", 404),
+        ("PUT /webhooks/apple HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", 405),
+    ])
+    func expectContinueRefusedFromTheHeadGetsNoInterimResponse(head: String, status: Int) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = server.client()
+        try client.sendRaw(Array(head.utf8))
+        let reply = String(decoding: try client.readUntilClosed(), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(reply)")
+        #expect(!reply.contains("100 Continue"))
+        #expect(reply.contains("Connection: close\r\n"))
+    }
+
+    @Test func expectContinueWithAGoodTokenGetsTheInterimResponse() throws {
+        let application = makeTestApplication(adminToken: "admin-secret")
+        let server = try TestServer(application: application)
+        defer { server.stop() }
+        let client = server.client()
+        try client.sendRaw(
+            Array(
+                ("POST /v1/admin/link HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer admin-secret\r\n"
+                    + "Expect: 100-continue\r\nContent-Length: 2\r\n\r\n").utf8))
+        #expect(String(decoding: try client.readRaw(count: 25), as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+        try client.sendRaw(Array("{}".utf8))
+        #expect(try client.readResponse(method: .post).status == .ok)
+    }
+
     @Test func http10ConnectionClosesAfterTheResponse() throws {
         let server = try TestServer()
         defer { server.stop() }
