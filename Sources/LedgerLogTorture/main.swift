@@ -3,9 +3,10 @@
 //   LedgerLogTorture write DIR ROUND THREADS   appends forever from THREADS threads, printing "ack SEQ KEY" on
 //                                              stdout after each append returns (i.e. once it is durable);
 //                                              thread 0's every fourth append is a batch of several megabytes
-//   LedgerLogTorture check DIR ACKS [--tear]   opens DIR as the writer (recovering from the crash), then checks
-//                                              that every acknowledged record is there, verify passes and the
-//                                              seqs are gap-free. --tear first simulates power loss: the bytes
+//   LedgerLogTorture check DIR ACKS [--tear]   opens DIR as a reader (its head must be the one the writer's
+//                                              recovery keeps), then as the writer (recovering from the crash),
+//                                              then checks that every acknowledged record is there, verify passes
+//                                              and the seqs are gap-free. --tear first simulates power loss: the bytes
 //                                              after the last acknowledged record are cut at a random point,
 //                                              sometimes followed by zeros
 import LedgerLog
@@ -139,12 +140,25 @@ func check(directory: String, acks: String, tearing: Bool) {
             return parts.count == 3 && parts[0] == "ack" ? UInt64(parts[1]) : nil
         }.max() ?? 0
     let torn = tearing ? tear(directory: directory, lastAcknowledged: lastAcknowledged) : ""
+    // A reader before recovery (it takes the records of the last checkpoint from `index/positions.idx` and walks
+    // the rest, stopping at the torn bytes) must see the head the writer's recovery keeps.
+    let readerHead: (seq: UInt64, hash: [UInt8])
+    do {
+        let reader = try EventLog.openReader(at: directory)
+        readerHead = reader.head
+        reader.close()
+    } catch {
+        fail("a reader after the crash: \(error)")
+    }
     // Opening as the writer runs crash recovery (cuts a torn tail) exactly as a restarted server would.
     let log: EventLog
     do {
         log = try EventLog.openWriter(at: directory, environment: "sandbox", options: options)
     } catch {
         fail("reopen after crash: \(error)")
+    }
+    guard log.head.seq == readerHead.seq, log.head.hash == readerHead.hash else {
+        fail("a reader saw head \(readerHead.seq) before recovery, the writer keeps \(log.head.seq)")
     }
     let recovered = log.recovery.map { " (\($0))" } ?? ""
     let head = log.head.seq
