@@ -145,9 +145,7 @@ public final class LogImage: @unchecked Sendable {
         _ region: UnsafeRawBufferPointer, _ segment: Segment, headSeq: UInt64, hash: [UInt8]
     ) -> Bool {
         guard segment.lastSeq == headSeq, let start = segment.offsets.last.map(Int.init), start < region.count,
-            case .record(let view) = RecordCodec.parse(
-                region.baseAddress! + start, available: region.count - start, checkCRC: true),
-            view.seq == headSeq, view.frameSize == region.count - start
+            let view = RecordCodec.record(headSeq, filling: UnsafeRawBufferPointer(rebasing: region[start...]))
         else { return false }
         return view.hash.elementsEqual(hash)
     }
@@ -176,8 +174,8 @@ public final class LogImage: @unchecked Sendable {
         let start = Int(starts[Int(seq - 1)])
         let end = seq < piece.lastSeq ? Int(starts[Int(seq)]) : piece.size
         guard start < end, end <= piece.size,
-            case .record(let view) = RecordCodec.parse(piece.base + start, available: end - start, checkCRC: checkCRC),
-            view.seq == seq, view.frameSize == end - start
+            let view = RecordCodec.record(
+                seq, filling: UnsafeRawBufferPointer(start: piece.base + start, count: end - start), checkCRC: checkCRC)
         else { throw damaged(index, seq: seq) }
         return view
     }
@@ -224,9 +222,9 @@ public final class LogImage: @unchecked Sendable {
                 let end = seq < piece.lastSeq ? Int(starts[Int(seq)]) : piece.size
                 if piece.copyStart >= 0, piece.copyStart + end > read { read = try wait(until: piece.copyStart + end) }
                 guard start < end, end <= piece.size,
-                    case .record(let view) = RecordCodec.parse(
-                        piece.base + start, available: end - start, checkCRC: checkCRC),
-                    view.seq == seq, view.frameSize == end - start
+                    let view = RecordCodec.record(
+                        seq, filling: UnsafeRawBufferPointer(start: piece.base + start, count: end - start),
+                        checkCRC: checkCRC)
                 else { throw damaged(index, seq: seq) }
                 try body(view)
             }

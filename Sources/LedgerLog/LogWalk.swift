@@ -202,8 +202,7 @@ struct LogWalk {
             throw LogError.system(error, "reading segment \(segment.name)")
         }
         let matches = frame.withUnsafeBytes { raw -> Bool in
-            guard case .record(let view) = RecordCodec.parse(raw.baseAddress!, available: raw.count, checkCRC: true),
-                view.seq == entry.lastSeq, view.frameSize == raw.count, view.recordedAt >= headTime,
+            guard let view = RecordCodec.record(entry.lastSeq, filling: raw), view.recordedAt >= headTime,
                 view.hash.elementsEqual(entry.lastHash)
             else { return false }
             headSeq = view.seq

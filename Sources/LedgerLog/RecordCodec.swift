@@ -18,6 +18,17 @@ enum RecordCodec {
         case newerVersion(UInt8)
     }
 
+    /// Record `seq` as the whole of `bytes`: one frame that fills them exactly and holds record `seq`, its checksum
+    /// checked unless `checkCRC` is false; nil for anything else. How a read by position checks what it finds there.
+    @inline(__always)
+    static func record(_ seq: UInt64, filling bytes: UnsafeRawBufferPointer, checkCRC: Bool = true) -> LogRecordView? {
+        guard let base = bytes.baseAddress,
+            case .record(let view) = parse(base, available: bytes.count, checkCRC: checkCRC),
+            view.seq == seq, view.frameSize == bytes.count
+        else { return nil }
+        return view
+    }
+
     /// Reads the frame at `base` with `available` bytes in the buffer.
     @inline(__always)
     static func parse(_ base: UnsafeRawPointer, available: Int, checkCRC: Bool = true) -> Parse {
