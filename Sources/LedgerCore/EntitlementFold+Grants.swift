@@ -38,14 +38,12 @@ extension EntitlementFold {
         let texts = index.texts
         // Versions of one transaction side by side (by its id's hash, then its id), oldest signed first (ties:
         // idempotency key); any order that brings a transaction's versions together picks the same latest one.
-        var versions: [(hash: UInt64, member: Int)] = []
+        var versions: [(hash: UInt64, signed: Instant, member: Int)] = []
         versions.reserveCapacity(group.members.count)
         for member in index.members[group.members] where facts[member].hasTransaction {
-            versions.append((texts.hash(facts[member].transactionId), member))
+            versions.append((texts.hash(facts[member].transactionId), facts[member].transactionSigned, member))
         }
-        versions.sort { left, right in
-            if left.hash != right.hash { return left.hash < right.hash }
-            let (lhs, rhs) = (left.member, right.member)
+        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
             if !texts.equal(facts[lhs].transactionId, facts[rhs].transactionId) {
                 return texts.precedes(facts[lhs].transactionId, facts[rhs].transactionId)
             }
@@ -54,19 +52,41 @@ extension EntitlementFold {
             }
             return texts.precedes(facts[lhs].key, facts[rhs].key)
         }
+        // By hash, then by signing time: the integers alone order a transaction's versions (the ids are compared
+        // only where both tie). Two transactions whose ids share a hash are then sorted again by id first.
+        versions.sortSmall { left, right in
+            if left.hash != right.hash { return left.hash < right.hash }
+            if left.signed != right.signed { return left.signed < right.signed }
+            return precedes(left.member, right.member)
+        }
+        // Each transaction's latest version is the last of its run.
         var grants: [Grant] = []
         grants.reserveCapacity(versions.count)
-        for (position, version) in versions.enumerated() {
-            if position + 1 < versions.count, versions[position + 1].hash == version.hash,
-                texts.equal(facts[versions[position + 1].member].transactionId, facts[version.member].transactionId)
-            {
-                continue  // a later version of the same transaction follows
+        var run = 0
+        while run < versions.count {
+            let first = facts[versions[run].member].transactionId
+            var end = run + 1
+            var mixed = false
+            while end < versions.count, versions[end].hash == versions[run].hash {
+                mixed = mixed || !texts.equal(facts[versions[end].member].transactionId, first)
+                end += 1
             }
-            if facts[version.member].consumable { continue }  // used up when bought: nothing to be entitled to
-            grants.append(grant(facts, texts, version.member))
+            if mixed { versions[run..<end].sort { precedes($0.member, $1.member) } }
+            for position in run..<end {
+                let member = versions[position].member
+                if position + 1 < end,
+                    !mixed
+                        || texts.equal(facts[versions[position + 1].member].transactionId, facts[member].transactionId)
+                {
+                    continue  // a later version of the same transaction follows
+                }
+                if facts[member].consumable { continue }  // used up when bought: nothing to be entitled to
+                grants.append(grant(facts, texts, member))
+            }
+            run = end
         }
         // Sort by start; at equal starts the superseded (isUpgraded) one first, then by transaction id.
-        grants.sort { lhs, rhs in
+        grants.sortSmall { lhs, rhs in
             if lhs.start != rhs.start { return lhs.start < rhs.start }
             if lhs.upgraded != rhs.upgraded { return lhs.upgraded }
             return texts.identifierPrecedes(lhs.transactionId, rhs.transactionId)

@@ -139,7 +139,7 @@ extension EntitlementFold {
                 for (slot, position) in range.enumerated() {
                     keyed.initializeElement(at: slot, to: (facts[list[position]].keyHash, list[position]))
                 }
-                keyed.sort { lhs, rhs in
+                keyed.sortSmall { lhs, rhs in
                     if lhs.hash != rhs.hash { return lhs.hash < rhs.hash }
                     let (left, right) = (facts[lhs.index], facts[rhs.index])
                     if !texts.equal(left.key, right.key) { return texts.precedes(left.key, right.key) }
