@@ -36,55 +36,9 @@ extension EntitlementFold {
     func grants(of group: Index.Group, in index: Index, revokes: [Instant]) -> [Grant] {
         let facts = index.facts
         let texts = index.texts
-        // Versions of one transaction side by side (by its id's hash, then its id), oldest signed first (ties:
-        // idempotency key); any order that brings a transaction's versions together picks the same latest one.
-        var versions: [(hash: UInt64, signed: Instant, member: Int)] = []
-        versions.reserveCapacity(group.members.count)
-        for member in index.members[group.members] where facts[member].hasTransaction {
-            versions.append((texts.hash(facts[member].transactionId), facts[member].transactionSigned, member))
-        }
-        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
-            if !texts.equal(facts[lhs].transactionId, facts[rhs].transactionId) {
-                return texts.precedes(facts[lhs].transactionId, facts[rhs].transactionId)
-            }
-            if facts[lhs].transactionSigned != facts[rhs].transactionSigned {
-                return facts[lhs].transactionSigned < facts[rhs].transactionSigned
-            }
-            return texts.precedes(facts[lhs].key, facts[rhs].key)
-        }
-        // By hash, then by signing time: the integers alone order a transaction's versions (the ids are compared
-        // only where both tie). Two transactions whose ids share a hash are then sorted again by id first.
-        versions.sortSmall { left, right in
-            if left.hash != right.hash { return left.hash < right.hash }
-            if left.signed != right.signed { return left.signed < right.signed }
-            return precedes(left.member, right.member)
-        }
-        // Each transaction's latest version is the last of its run.
         var grants: [Grant] = []
-        grants.reserveCapacity(versions.count)
-        var run = 0
-        while run < versions.count {
-            let first = facts[versions[run].member].transactionId
-            var end = run + 1
-            var mixed = false
-            while end < versions.count, versions[end].hash == versions[run].hash {
-                mixed = mixed || !texts.equal(facts[versions[end].member].transactionId, first)
-                end += 1
-            }
-            if mixed { versions[run..<end].sort { precedes($0.member, $1.member) } }
-            for position in run..<end {
-                let member = versions[position].member
-                if position + 1 < end,
-                    !mixed
-                        || texts.equal(facts[versions[position + 1].member].transactionId, facts[member].transactionId)
-                {
-                    continue  // a later version of the same transaction follows
-                }
-                if facts[member].consumable { continue }  // used up when bought: nothing to be entitled to
-                grants.append(grant(facts, texts, member))
-            }
-            run = end
-        }
+        grants.reserveCapacity(group.members.count)
+        forEachLatestVersion(of: group, in: index) { grants.append(grant(facts, texts, $0)) }
         // Sort by start; at equal starts the superseded (isUpgraded) one first, then by transaction id.
         grants.sortSmall { lhs, rhs in
             if lhs.start != rhs.start { return lhs.start < rhs.start }
@@ -105,6 +59,69 @@ extension EntitlementFold {
             }
         }
         return grants
+    }
+
+    /// Calls `body` with the latest version of each transaction of a subscription that is not a consumable: of its
+    /// records (members of `index`) that carry one, the latest signed of each transaction id (ties broken by
+    /// idempotency key), in no promised order.
+    private func forEachLatestVersion(of group: Index.Group, in index: Index, _ body: (Int) -> Void) {
+        let facts = index.facts
+        let texts = index.texts
+        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+            if !texts.equal(facts[lhs].transactionId, facts[rhs].transactionId) {
+                return texts.precedes(facts[lhs].transactionId, facts[rhs].transactionId)
+            }
+            if facts[lhs].transactionSigned != facts[rhs].transactionSigned {
+                return facts[lhs].transactionSigned < facts[rhs].transactionSigned
+            }
+            return texts.precedes(facts[lhs].key, facts[rhs].key)
+        }
+        typealias Version = (hash: UInt64, signed: Instant, member: Int)
+        withUnsafeTemporaryAllocation(of: Version.self, capacity: group.members.count) { buffer in
+            var count = 0
+            for member in index.members[group.members] where facts[member].hasTransaction {
+                buffer.initializeElement(
+                    at: count, to: (texts.hash(facts[member].transactionId), facts[member].transactionSigned, member))
+                count += 1
+            }
+            let versions = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+            defer { _ = versions.deinitialize() }
+            // A transaction's versions side by side, oldest signed first: by hash, then by signing time (the ids
+            // are compared only where both tie). Two transactions whose ids share a hash are then sorted again
+            // by id first.
+            versions.sortSmall { left, right in
+                if left.hash != right.hash { return left.hash < right.hash }
+                if left.signed != right.signed { return left.signed < right.signed }
+                return precedes(left.member, right.member)
+            }
+            var run = 0
+            while run < count {
+                let first = facts[versions[run].member].transactionId
+                var end = run + 1
+                var mixed = false
+                while end < count, versions[end].hash == versions[run].hash {
+                    mixed = mixed || !texts.equal(facts[versions[end].member].transactionId, first)
+                    end += 1
+                }
+                if mixed {
+                    var tied = UnsafeMutableBufferPointer(rebasing: versions[run..<end])
+                    tied.sort { precedes($0.member, $1.member) }
+                }
+                for position in run..<end {
+                    let member = versions[position].member
+                    if position + 1 < end,
+                        !mixed
+                            || texts.equal(
+                                facts[versions[position + 1].member].transactionId, facts[member].transactionId)
+                    {
+                        continue  // a later version of the same transaction follows
+                    }
+                    if facts[member].consumable { continue }  // used up when bought: nothing to be entitled to
+                    body(member)
+                }
+                run = end
+            }
+        }
     }
 
     /// The interval one transaction version grants on its own: `[purchaseDate, expiresDate)`, or the

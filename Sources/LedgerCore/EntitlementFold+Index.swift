@@ -60,10 +60,10 @@ extension EntitlementFold {
             self.facts = facts
             self.texts = texts
             var groups = GroupMap(capacity: facts.count)
+            // Group of each visible entry, filled only once a second group appears: most subjects hold one
+            // subscription, whose members are then the visible entries as they are.
             var assignment: [Int32] = []
             var visible: [Int] = []
-            var counts: [Int] = []
-            assignment.reserveCapacity(facts.count)
             visible.reserveCapacity(facts.count)
             for index in facts.indices {
                 if let knownAt, facts[index].recordedAt > knownAt { continue }
@@ -73,28 +73,36 @@ extension EntitlementFold {
                 }
                 guard let key = facts[index].otid, otid.map({ texts.equals(key, $0) }) ?? true else { continue }
                 let group = groups.index(of: key, in: texts)
-                if group == counts.count { counts.append(0) }
-                counts[group] += 1
-                assignment.append(Int32(group))
+                if group != 0, assignment.isEmpty {
+                    assignment.reserveCapacity(facts.count)
+                    assignment.append(contentsOf: repeatElement(0, count: visible.count))
+                }
+                if !assignment.isEmpty { assignment.append(Int32(group)) }
                 visible.append(index)
             }
-            // Counting sort into contiguous groups.
-            var starts = [Int](repeating: 0, count: counts.count + 1)
-            for group in counts.indices { starts[group + 1] = starts[group] + counts[group] }
-            var cursor = starts
-            members = [Int](repeating: 0, count: visible.count)
-            for (position, group) in assignment.enumerated() {
-                members[cursor[Int(group)]] = visible[position]
-                cursor[Int(group)] += 1
+            var starts: [Int] = []
+            if assignment.isEmpty {
+                swap(&members, &visible)
+            } else {
+                // Counting sort into contiguous groups.
+                starts = [Int](repeating: 0, count: groups.ids.count + 1)
+                for group in assignment { starts[Int(group) + 1] += 1 }
+                for group in groups.ids.indices { starts[group + 1] += starts[group] }
+                var cursor = starts
+                members = [Int](repeating: 0, count: visible.count)
+                for (position, group) in assignment.enumerated() {
+                    members[cursor[Int(group)]] = visible[position]
+                    cursor[Int(group)] += 1
+                }
             }
             // Deduplicate inside each group, compacting the member list.
             var result: [Group] = []
-            result.reserveCapacity(counts.count)
+            result.reserveCapacity(groups.ids.count)
             var write = 0
             for (group, id) in groups.ids.enumerated() {
                 let start = write
-                write = Self.deduplicate(
-                    &members, starts[group]..<starts[group + 1], writingAt: write, facts, texts, source)
+                let range = starts.isEmpty ? members.indices : starts[group]..<starts[group + 1]
+                write = Self.deduplicate(&members, range, writingAt: write, facts, texts, source)
                 result.append(Group(originalTransactionId: texts.string(id), text: id, members: start..<write))
             }
             members.removeLast(members.count - write)
