@@ -89,17 +89,20 @@ struct SubjectReader: ~Copyable {
 
     deinit { buffer.deallocate() }
 
-    /// Loads the first bytes of every record of `seqs` that lies in a mapped segment, before any is parsed: a
+    /// Loads every cache line of every record of `seqs` that lies in a mapped segment, before any is parsed: a
     /// subject's records are scattered over the log, and these loads do not wait for one another, so their cache
-    /// misses overlap instead of coming one record at a time. Reads nothing a parse would not read.
+    /// misses overlap instead of coming one record, and one line of it, at a time. Reads nothing a parse would
+    /// not read.
     private mutating func touch(_ seqs: [UInt64]) {
-        guard seqs.count > 1 else { return }
         var sum: UInt8 = 0
         for seq in seqs {
-            guard let (index, start) = EventLog.locate(segments, seq: seq), let region = region(of: index),
-                Int(start) + LogFormat.frameHeaderSize <= region.count
-            else { continue }
-            sum &+= region.load(fromByteOffset: Int(start), as: UInt8.self)
+            guard let place = place(of: seq), let region = region(of: place.segment) else { continue }
+            var at = Int(place.start)
+            let end = min(Int(place.end), region.count)
+            while at < end {
+                sum &+= region.load(fromByteOffset: at, as: UInt8.self)
+                at += 64
+            }
         }
         touched = sum
     }
