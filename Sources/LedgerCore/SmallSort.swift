@@ -1,10 +1,10 @@
 extension UnsafeMutableBufferPointer {
-    /// Sorts the elements in place, stably, by a strict weak order; the fold's sorts (a subscription's dozen
-    /// records, a transaction's versions) are this short.
+    /// Sorts the elements in place by a strict weak order; the fold's sorts (a subscription's dozen records, a
+    /// transaction's versions) are this short, and their orders are total, so the result does not depend on how.
     ///
-    /// An insertion sort inlined with its comparison below ``smallSortLimit`` elements, where the standard
-    /// library's generic sort spent more on calling the comparison than on comparing; the standard library's
-    /// stable sort beyond it. Either way the result is the same.
+    /// An insertion sort inlined with its comparison up to ``smallSortLimit`` elements, where the standard
+    /// library's generic sort spent more on calling the comparison than on comparing; the standard library's sort
+    /// beyond it.
     @inline(__always)
     func sortSmall(by areInIncreasingOrder: (Element, Element) -> Bool) {
         guard count > 1 else { return }
