@@ -164,7 +164,7 @@ extension Ledger {
     static func componentMap(of image: LogImage, links: SubjectLinks) throws(ServiceError) -> ComponentMap? {
         guard links.coveredSeq == image.headSeq, image.copiedByteCount == 0 else { return nil }
         let count = Int(image.headSeq)
-        var union = KeyUnion<UInt64>(nodes: count)
+        var union = RecordUnion(nodes: count)
         var firstNodes = [Int32](repeating: -1, count: count)
         firstNodes.withUnsafeMutableBufferPointer { firstNodes in
             for index in 0..<links.count {

@@ -16,10 +16,6 @@ struct KeyUnion<Key: Hashable>: NodeUnion {
     /// An empty union: no keys yet.
     init() {}
 
-    /// A union of nodes `0..<count`, each alone, named by no key: for callers that join nodes of their own
-    /// (records, numbered `seq - 1`).
-    init(nodes count: Int) { parent = (0..<Int32(count)).map { $0 } }
-
     /// The node of a key, added on first sight.
     mutating func id(of key: Key) -> Int32 {
         if let id = ids[key] { return id }
@@ -51,11 +47,11 @@ struct KeyUnion<Key: Hashable>: NodeUnion {
 /// hashing again, and a probe touches one cache line (key and node side by side). Hash 0 shares a slot with hash
 /// 1, which at worst joins two components, as a 64-bit collision does. A class over memory of its own, so the
 /// hot loop pays no copy-on-write checks.
-final class HashUnion: NodeUnion {
+final class HashUnion: ParentForest {
     /// Per slot, the hash (0: empty) and its node.
     private var slots: UnsafeMutablePointer<UInt64>
     private var mask: Int
-    private var parent: UnsafeMutablePointer<Int32>
+    private(set) var parent: UnsafeMutablePointer<Int32>
     private var capacity: Int
     private(set) var count = 0
 
@@ -98,24 +94,6 @@ final class HashUnion: NodeUnion {
         return id
     }
 
-    @inline(__always)
-    func root(_ id: Int32) -> Int32 {
-        var node = Int(id)
-        while Int(parent[node]) != node {
-            parent[node] = parent[Int(parent[node])]
-            node = Int(parent[node])
-        }
-        return Int32(truncatingIfNeeded: node)
-    }
-
-    /// Joins the sets of two nodes.
-    @inline(__always)
-    func union(_ a: Int32, _ b: Int32) {
-        let rootA = root(a)
-        let rootB = root(b)
-        if rootA != rootB { parent[Int(max(rootA, rootB))] = min(rootA, rootB) }
-    }
-
     /// Doubles the table (and the room for nodes, which never outnumber its slots).
     private func grow() {
         let oldSlots = slots
@@ -136,5 +114,49 @@ final class HashUnion: NodeUnion {
         parent.update(from: oldParent, count: count)
         oldParent.deallocate()
         capacity = size
+    }
+}
+
+/// Union-find over a log's records, numbered `seq - 1`, each alone at first: for grouping records along links that
+/// join them directly (the subject index's). A class over memory of its own, as ``HashUnion`` (an array's
+/// copy-on-write and bounds checks made the same loop three times slower).
+final class RecordUnion: ParentForest {
+    let parent: UnsafeMutablePointer<Int32>
+    let count: Int
+
+    /// A union of nodes `0..<count`, each alone.
+    init(nodes count: Int) {
+        self.count = count
+        parent = .allocate(capacity: max(count, 1))
+        for node in 0..<count { parent[node] = Int32(truncatingIfNeeded: node) }
+    }
+
+    deinit { parent.deallocate() }
+}
+
+/// A union-find whose parents are in memory of its own: the finding (with path halving) and joining that
+/// ``HashUnion`` and ``RecordUnion`` share.
+protocol ParentForest: AnyObject, NodeUnion {
+    /// Each node's parent; a root is its own.
+    var parent: UnsafeMutablePointer<Int32> { get }
+}
+
+extension ParentForest {
+    @inline(__always)
+    func root(_ id: Int32) -> Int32 {
+        var node = Int(id)
+        while Int(parent[node]) != node {
+            parent[node] = parent[Int(parent[node])]
+            node = Int(parent[node])
+        }
+        return Int32(truncatingIfNeeded: node)
+    }
+
+    /// Joins the sets of two nodes (the smaller root becomes the root of both).
+    @inline(__always)
+    func union(_ a: Int32, _ b: Int32) {
+        let rootA = root(a)
+        let rootB = root(b)
+        if rootA != rootB { parent[Int(max(rootA, rootB))] = min(rootA, rootB) }
     }
 }
