@@ -15,23 +15,29 @@ struct ComponentMap {
     /// (-1: no key).
     init<Union: NodeUnion>(firstNodes: [Int32], union: inout Union) {
         var number = [Int32](repeating: -1, count: union.count)
-        componentOf.reserveCapacity(firstNodes.count)
-        for (index, node) in firstNodes.enumerated() {
-            guard node >= 0 else {
-                componentOf.append(-1)
-                continue
+        var componentOf = [Int32](repeating: -1, count: firstNodes.count)
+        var lastSeq: [UInt64] = []
+        var sizes: [Int] = []
+        // In buffers: the arrays' copy-on-write checks cost more than the loop's work.
+        number.withUnsafeMutableBufferPointer { number in
+            componentOf.withUnsafeMutableBufferPointer { componentOf in
+                for (index, node) in firstNodes.enumerated() where node >= 0 {
+                    let root = Int(union.root(node))
+                    if number[root] < 0 {
+                        number[root] = Int32(lastSeq.count)
+                        lastSeq.append(0)
+                        sizes.append(0)
+                    }
+                    let component = Int(number[root])
+                    componentOf[index] = Int32(component)
+                    lastSeq[component] = UInt64(index + 1)
+                    sizes[component] += 1
+                }
             }
-            let root = Int(union.root(node))
-            if number[root] < 0 {
-                number[root] = Int32(lastSeq.count)
-                lastSeq.append(0)
-                sizes.append(0)
-            }
-            let component = Int(number[root])
-            componentOf.append(Int32(component))
-            lastSeq[component] = UInt64(index + 1)
-            sizes[component] += 1
         }
+        self.componentOf = componentOf
+        self.lastSeq = lastSeq
+        self.sizes = sizes
     }
 
     /// The records of every component, grouped: component `c`'s seqs less one, ascending, are
