@@ -64,62 +64,47 @@ extension EntitlementFold {
     /// Calls `body` with the latest version of each transaction of a subscription that is not a consumable: of its
     /// records (members of `index`) that carry one, the latest signed of each transaction id (ties broken by
     /// idempotency key), in no promised order.
+    ///
+    /// One pass through a small open-addressed table keyed by the id's hash (ids compared where hashes meet, so
+    /// two ids sharing a hash stay two transactions), keeping each transaction's latest version so far: a
+    /// subscription's dozen versions cost a probe each instead of a sort.
     private func forEachLatestVersion(of group: Index.Group, in index: Index, _ body: (Int) -> Void) {
         let facts = index.facts
         let texts = index.texts
-        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
-            if !texts.equal(facts[lhs].transactionId, facts[rhs].transactionId) {
-                return texts.precedes(facts[lhs].transactionId, facts[rhs].transactionId)
-            }
+        // Whether version `lhs` is later than `rhs` of the same transaction.
+        func later(_ lhs: Int, _ rhs: Int) -> Bool {
             if facts[lhs].transactionSigned != facts[rhs].transactionSigned {
-                return facts[lhs].transactionSigned < facts[rhs].transactionSigned
+                return facts[lhs].transactionSigned > facts[rhs].transactionSigned
             }
-            return texts.precedes(facts[lhs].key, facts[rhs].key)
+            return texts.precedes(facts[rhs].key, facts[lhs].key)
         }
-        typealias Version = (hash: UInt64, signed: Instant, member: Int)
-        withUnsafeTemporaryAllocation(of: Version.self, capacity: group.members.count) { buffer in
-            var count = 0
+        var bits = 3
+        while 1 << bits < 2 * group.members.count { bits += 1 }
+        let mask = (1 << bits) - 1
+        typealias Slot = (hash: UInt64, member: Int)
+        withUnsafeTemporaryAllocation(of: Slot.self, capacity: mask + 1) { table in
+            table.initialize(repeating: (0, -1))
+            defer { _ = table.deinitialize() }
             for member in index.members[group.members] where facts[member].hasTransaction {
-                buffer.initializeElement(
-                    at: count, to: (texts.hash(facts[member].transactionId), facts[member].transactionSigned, member))
-                count += 1
-            }
-            let versions = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
-            defer { _ = versions.deinitialize() }
-            // A transaction's versions side by side, oldest signed first: by hash, then by signing time (the ids
-            // are compared only where both tie). Two transactions whose ids share a hash are then sorted again
-            // by id first.
-            versions.sortSmall { left, right in
-                if left.hash != right.hash { return left.hash < right.hash }
-                if left.signed != right.signed { return left.signed < right.signed }
-                return precedes(left.member, right.member)
-            }
-            var run = 0
-            while run < count {
-                let first = facts[versions[run].member].transactionId
-                var end = run + 1
-                var mixed = false
-                while end < count, versions[end].hash == versions[run].hash {
-                    mixed = mixed || !texts.equal(facts[versions[end].member].transactionId, first)
-                    end += 1
-                }
-                if mixed {
-                    var tied = UnsafeMutableBufferPointer(rebasing: versions[run..<end])
-                    tied.sort { precedes($0.member, $1.member) }
-                }
-                for position in run..<end {
-                    let member = versions[position].member
-                    if position + 1 < end,
-                        !mixed
-                            || texts.equal(
-                                facts[versions[position + 1].member].transactionId, facts[member].transactionId)
-                    {
-                        continue  // a later version of the same transaction follows
+                let id = facts[member].transactionId
+                let hash = texts.hash(id)
+                var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+                while true {
+                    let kept = table[slot]
+                    if kept.member < 0 {
+                        table[slot] = (hash, member)
+                        break
                     }
-                    if facts[member].consumable { continue }  // used up when bought: nothing to be entitled to
-                    body(member)
+                    if kept.hash == hash, texts.equal(facts[kept.member].transactionId, id) {
+                        if later(member, kept.member) { table[slot].member = member }
+                        break
+                    }
+                    slot = (slot + 1) & mask
                 }
-                run = end
+            }
+            for slot in table where slot.member >= 0 {
+                // Used up when bought: nothing to be entitled to.
+                if !facts[slot.member].consumable { body(slot.member) }
             }
         }
     }

@@ -1,6 +1,6 @@
 extension UnsafeMutableBufferPointer {
-    /// Sorts the elements in place by a strict weak order; the fold's sorts (a subscription's dozen records, a
-    /// transaction's versions) are this short, and their orders are total, so the result does not depend on how.
+    /// Sorts the elements in place by a strict weak order; the fold's sorts (a subscription's dozen records by key,
+    /// its grants by start) are this short, and their orders are total, so the result does not depend on how.
     ///
     /// An insertion sort inlined with its comparison up to ``smallSortLimit`` elements, where the standard
     /// library's generic sort spent more on calling the comparison than on comparing; the standard library's sort

@@ -63,8 +63,8 @@ struct FoldHashCollisionTests {
                 expiresDate: p.plus(days: to), appAccountToken: token, revocationDate: revoked.map { p.plus(days: $0) },
                 revocationReason: revoked.map { _ in 0 }, signedDate: p.plus(days: signed))
         }
-        // Sorted by hash and then by signing time, the versions alternate: a, b, a, b. The second version of `a`
-        // moves its start (no store does; the fold is total all the same): its first version must not count.
+        // In signing time the versions alternate: a, b, a, b; every one lands on the same hash. The second version
+        // of `a` moves its start (no store does; the fold is total all the same): its first version must not count.
         let versions = [
             version(a, from: 0, to: 30, signed: 0),
             version(b, from: 30, to: 60, signed: 30),
