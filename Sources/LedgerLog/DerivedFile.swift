@@ -50,17 +50,9 @@ public enum DerivedFile {
 
     /// The snapshot in a file's bytes, or nil when they are damaged or not a derived file.
     static func decode(_ bytes: [UInt8]) -> Snapshot? {
-        guard bytes.count >= headerSize, Array(bytes[0..<8]) == magic, bytes[8] == 1 else { return nil }
-        return bytes.withUnsafeBytes { raw -> Snapshot? in
-            let base = raw.baseAddress!
-            let length = base.le64(56)
-            guard length == UInt64(bytes.count - headerSize) else { return nil }
-            let crc = CRC32C.update(
-                CRC32C.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<64])),
-                UnsafeRawBufferPointer(rebasing: raw[headerSize...]))
-            guard crc == base.le32(64) else { return nil }
-            return Snapshot(
-                coveredSeq: base.le64(16), headHash: Array(bytes[24..<56]), bytes: Array(bytes[headerSize...]))
+        bytes.withUnsafeBytes { file -> Snapshot? in
+            guard let content = intactContent(of: file), let base = file.baseAddress else { return nil }
+            return Snapshot(coveredSeq: base.le64(16), headHash: Array(file[24..<56]), bytes: Array(content))
         }
     }
 
@@ -69,9 +61,18 @@ public enum DerivedFile {
     static func content(of file: UnsafeRawBufferPointer, coveredSeq: UInt64, headHash: [UInt8])
         -> UnsafeRawBufferPointer?
     {
-        guard file.count >= headerSize, let base = file.baseAddress, file[0..<8].elementsEqual(magic), file[8] == 1,
-            base.le64(56) == UInt64(file.count - headerSize), base.le64(16) == coveredSeq,
+        // What it covers first: a stale file is refused without checksumming its content.
+        guard file.count >= headerSize, let base = file.baseAddress, base.le64(16) == coveredSeq,
             file[24..<56].elementsEqual(headHash)
+        else { return nil }
+        return intactContent(of: file)
+    }
+
+    /// The content of a derived file's bytes, in place, when the header is a derived file's and the checksum over
+    /// header and content holds; nil otherwise.
+    private static func intactContent(of file: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard file.count >= headerSize, let base = file.baseAddress, file[0..<8].elementsEqual(magic), file[8] == 1,
+            base.le64(56) == UInt64(file.count - headerSize)
         else { return nil }
         let content = UnsafeRawBufferPointer(rebasing: file[headerSize...])
         let crc = CRC32C.update(CRC32C.update(0, UnsafeRawBufferPointer(rebasing: file[0..<64])), content)

@@ -28,8 +28,14 @@ public struct SubjectLinks {
     /// The seq of the record before posting `index`'s under the same subject, if any.
     @inline(__always)
     public func previousSeq(_ index: Int) -> UInt64? {
-        let link = Int(UInt32(littleEndian: links.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+        let link = link(index)
         return link == 0 ? nil : seq(link - 1)
+    }
+
+    /// Posting `index`'s link: the index + 1 of the same subject's previous posting (0: none).
+    @inline(__always)
+    fileprivate func link(_ index: Int) -> Int {
+        Int(UInt32(littleEndian: links.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
     }
 }
 
@@ -62,9 +68,7 @@ extension EventLog {
         let links = SubjectLinks(seqs: base + 8, links: base + 8 + 8 * count, count: count, coveredSeq: headSeq)
         for index in 0..<count {
             let seq = links.seq(index)
-            let link = UInt32(
-                littleEndian: (base + 8 + 8 * count).loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-            guard seq >= 1, seq <= headSeq, Int(link) <= index else { return nil }
+            guard seq >= 1, seq <= headSeq, links.link(index) <= index else { return nil }
         }
         return links
     }
