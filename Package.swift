@@ -31,10 +31,11 @@ let package = Package(
         .target(name: "LedgerSystem"),
         // Digests, ECDSA and X.509 over libcrypto.
         .target(name: "LedgerCrypto", dependencies: ["CCrypto"]),
-        // CRC-32C with the CPU's crc32 instruction (LedgerLog falls back to Swift without it).
-        .target(name: "CCRC32C"),
+        // The CPU instructions Swift has no spelling for: crc32 for CRC-32C (LedgerLog falls back to Swift
+        // without it) and the cache-line prefetch.
+        .target(name: "CCPU"),
         // The append-only, checksummed, hash-chained log.
-        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto", "CCRC32C"]),
+        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto", "CCPU"]),
         // The App Store boundary: JWS verification, models, mapping to ledger records.
         .target(
             name: "LedgerAppStore",

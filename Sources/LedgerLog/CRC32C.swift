@@ -1,8 +1,8 @@
-import CCRC32C
+import CCPU
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as used by iSCSI, ext4 and Kafka.
 ///
-/// Uses the CPU's crc32 instruction when it has one (SSE 4.2, arm64 CRC; through the small `CCRC32C` C target,
+/// Uses the CPU's crc32 instruction when it has one (SSE 4.2, arm64 CRC; through the small `CCPU` C target,
 /// since Swift has no intrinsics, and on x86-64 three chains of it at once over buffers of 384 bytes or more), four
 /// to eight times faster; otherwise slicing-by-16 in Swift: sixteen 256-entry tables fold sixteen bytes per step.
 /// Both give identical results.

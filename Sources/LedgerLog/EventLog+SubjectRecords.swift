@@ -68,8 +68,6 @@ struct SubjectReader: ~Copyable {
     private var buffer: UnsafeMutableRawBufferPointer
     /// The mapping of the segment read last, by its index.
     private var mapped: (segment: Int, region: UnsafeRawBufferPointer?)?
-    /// What ``touch(_:)`` loaded (kept, so the loads are not optimised away).
-    private(set) var touched: UInt8 = 0
 
     init(fileSystem: any FileSystem, segments: [Segment], maps: SegmentMaps) {
         self.fileSystem = fileSystem
@@ -89,22 +87,17 @@ struct SubjectReader: ~Copyable {
 
     deinit { buffer.deallocate() }
 
-    /// Loads every cache line of every record of `seqs` that lies in a mapped segment, before any is parsed: a
-    /// subject's records are scattered over the log, and these loads do not wait for one another, so their cache
-    /// misses overlap instead of coming one record, and one line of it, at a time. Reads nothing a parse would
-    /// not read.
-    private mutating func touch(_ seqs: [UInt64]) {
-        var sum: UInt8 = 0
+    /// Starts loading every cache line of every record of `seqs` that lies in a mapped segment, before any is
+    /// parsed (see ``prefetchCacheLines(_:)``): a subject's records are scattered over the log, and their cache
+    /// misses then overlap instead of coming one record, and one line of it, at a time.
+    private mutating func prefetch(_ seqs: [UInt64]) {
         for seq in seqs {
             guard let place = place(of: seq), let region = region(of: place.segment) else { continue }
-            var at = Int(place.start)
+            let start = Int(place.start)
             let end = min(Int(place.end), region.count)
-            while at < end {
-                sum &+= region.load(fromByteOffset: at, as: UInt8.self)
-                at += 64
-            }
+            guard start < end else { continue }
+            prefetchCacheLines(UnsafeRawBufferPointer(rebasing: region[start..<end]))
         }
-        touched = sum
     }
 
     /// Where record `seq` is: its segment's index, its offset, and the offset of the byte after its frame.
@@ -118,7 +111,7 @@ struct SubjectReader: ~Copyable {
 
     /// Calls `body` with each record of `seqs` (ascending), its checksum checked.
     mutating func forEach(_ seqs: [UInt64], _ body: (LogRecordView) throws -> Void) throws {
-        touch(seqs)
+        prefetch(seqs)
         var position = 0
         while position < seqs.count {
             guard let first = place(of: seqs[position]) else {

@@ -180,21 +180,15 @@ public final class LogImage: @unchecked Sendable {
         return view
     }
 
-    /// Loads a byte of every cache line of record `seq` and returns their sum, so that its cache misses overlap
-    /// with other work (a hint: does nothing outside `1...headSeq`).
-    public func touch(_ seq: UInt64) -> UInt8 {
-        guard seq >= 1, seq <= headSeq else { return 0 }
-        let index = piece(of: seq)
-        let piece = pieces[index]
+    /// Starts loading every cache line of record `seq` (see ``prefetchCacheLines(_:)``), so that its cache misses
+    /// overlap with other work. A hint: does nothing outside `1...headSeq`.
+    public func prefetch(_ seq: UInt64) {
+        guard seq >= 1, seq <= headSeq else { return }
+        let piece = pieces[piece(of: seq)]
         let start = Int(starts[Int(seq - 1)])
         let end = seq < piece.lastSeq ? Int(starts[Int(seq)]) : piece.size
-        var sum: UInt8 = 0
-        var at = start
-        while at < end {
-            sum &+= piece.base.load(fromByteOffset: at, as: UInt8.self)
-            at += 64
-        }
-        return sum
+        guard start < end, end <= piece.size else { return }
+        prefetchCacheLines(UnsafeRawBufferPointer(start: piece.base + start, count: end - start))
     }
 
     /// Calls `body` with every record in seq order, each checked as by ``record(_:checkCRC:)``; while the image

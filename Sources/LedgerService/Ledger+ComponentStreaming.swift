@@ -72,15 +72,11 @@ extension Ledger {
         let count = max(1, min(threads, components))
         let done = FoldProgress()
         let queue = FoldProgress()
-        // Where the bytes the threads touch ahead go, so that the loads are kept.
-        let touchedSum = FoldProgress()
         let chunk = 16
         defer { progress?(done.total) }
         return try partials(count) { (thread) throws(ServiceError) -> Partial in
             var partial = initial
             var batch = Batch()
-            var touched: UInt8 = 0
-            defer { _ = touchedSum.add(Int(touched)) }
             while true {
                 let first = queue.add(chunk) - chunk
                 if first >= components { break }
@@ -90,7 +86,7 @@ extension Ledger {
                         // The next component's records are scattered over the log: start loading them all now,
                         // so their cache misses overlap instead of coming one record at a time.
                         for index in starts[component + 1]..<starts[component + 2] {
-                            touched &+= image.touch(UInt64(members[index]) + 1)
+                            image.prefetch(UInt64(members[index]) + 1)
                         }
                     }
                     batch.removeAll(reserving: records.count)
