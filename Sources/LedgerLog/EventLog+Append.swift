@@ -1,8 +1,4 @@
 import LedgerSystem
-import Synchronization
-
-/// Keeps the index look-ahead's loads from being optimised away.
-private let lookaheadSink = Atomic<UInt64>(0)
 
 /// One caller's entries waiting for the group commit.
 struct PendingAppend {
@@ -224,7 +220,7 @@ extension EventLog {
         return plan
     }
 
-    /// How many records' index slots are touched ahead of their inserts.
+    /// How many records' index slots are prefetched ahead of their inserts.
     static let lookahead = 32
     /// From how many records a batch's two indexes are updated on two threads at once.
     static let parallelApply = 4096
@@ -275,13 +271,11 @@ extension EventLog {
         plan.records.withUnsafeBufferPointer { records in
             plan.forEachEntry { position, entry in
                 if position & (lookahead - 1) == 0 {
-                    // Touch the slots of the next records first: independent lookups overlap their cache misses,
-                    // so the inserts that follow find the lines in the cache.
-                    var touched: UInt64 = 0
+                    // Prefetch the slots of the next records first: their cache misses overlap, so the inserts
+                    // that follow find the lines in the cache.
                     for ahead in position..<min(position + lookahead, records.count) {
-                        touched &+= keys.table.find(records[ahead].keyHash) ?? 0
+                        keys.table.prefetch(records[ahead].keyHash)
                     }
-                    lookaheadSink.store(touched, ordering: .relaxed)
                 }
                 let record = records[position]
                 let taken = keys.table.update(record.keyHash) { seq in if seq == 0 { seq = record.seq } }
@@ -299,11 +293,9 @@ extension EventLog {
                 var nextHash = 0
                 plan.forEachEntry { position, entry in
                     if position & (lookahead - 1) == 0 {
-                        var touched: UInt64 = 0
                         for ahead in nextHash..<min(nextHash + 2 * lookahead, subjectHashes.count) {
-                            touched &+= subjects.heads.find(subjectHashes[ahead]) ?? 0
+                            subjects.heads.prefetch(subjectHashes[ahead])
                         }
-                        lookaheadSink.store(touched, ordering: .relaxed)
                     }
                     let count = entry.pointee.subjectKeys.count
                     let first = nextHash

@@ -41,6 +41,14 @@ struct HashTable64: @unchecked Sendable {
         }
     }
 
+    /// Starts loading the cache line of `key`'s first slot (see ``prefetchCacheLines(_:)``), so that a lookup or
+    /// an insert of it soon after finds the line in the cache.
+    @inline(__always)
+    func prefetch(_ key: UInt64) {
+        let index = Int(truncatingIfNeeded: Self.normalize(key)) & mask
+        prefetchCacheLine(storage.words + 2 &* index)
+    }
+
     /// Finds or creates the slot for `key` and lets `body` read and change its value (0 for a new key).
     /// - Returns: whether the key was already there.
     @discardableResult

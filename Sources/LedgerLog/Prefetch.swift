@@ -12,3 +12,9 @@ func prefetchCacheLines(_ bytes: UnsafeRawBufferPointer) {
         offset += 64
     }
 }
+
+/// ``prefetchCacheLines(_:)`` for the one line holding `address`.
+@inline(__always)
+func prefetchCacheLine(_ address: UnsafeRawPointer) {
+    ledger_prefetch(address)
+}
