@@ -36,11 +36,14 @@ enum NotificationSubtype {
     static let billingRecovery = "BILLING_RECOVERY"
 }
 
+// The transaction values the fold compares a record's bytes with, as static strings: their bytes are constants,
+// where a stored `String`'s are reached through a lazy initialiser and its storage at every comparison.
+
 /// The transaction's `revocationType` for a Family Sharing removal.
-let familyRevokeType = "FAMILY_REVOKE"
+let familyRevokeType: StaticString = "FAMILY_REVOKE"
 
 /// The transaction's `inAppOwnershipType` for a purchase shared through Family Sharing.
-let familySharedOwnership = "FAMILY_SHARED"
+let familySharedOwnership: StaticString = "FAMILY_SHARED"
 
 /// The transaction's `type` for a consumable in-app purchase.
-let consumableType = "Consumable"
+let consumableType: StaticString = "Consumable"

@@ -85,9 +85,9 @@ extension EntitlementFold {
         /// Whether `bytes` spell `name`, their lengths compared first (a record decoded for the fold asks this of
         /// most transactions, and the names seldom match).
         @inline(__always)
-        private static func spells<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ name: String) -> Bool {
-            var name = name
-            return name.withUTF8 { utf8 in bytes.count == utf8.count && bytes.elementsEqual(utf8) }
+        private static func spells<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ name: StaticString) -> Bool {
+            bytes.count == name.utf8CodeUnitCount
+                && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         }
 
         /// When the record's App Store state was signed: the notification's, else the renewal info's.
@@ -220,14 +220,14 @@ extension EntitlementFold {
         init(type: UnsafeRawBufferPointer, subtype: UnsafeRawBufferPointer?) {
             // The names differ in length: one comparison at most.
             switch type.count {
-            case Names.expired.count where Self.spells(type, Names.expired):
+            case Names.expired.utf8CodeUnitCount where Self.spells(type, Names.expired):
                 self = .expired
-            case Names.didFailToRenew.count where Self.spells(type, Names.didFailToRenew):
+            case Names.didFailToRenew.utf8CodeUnitCount where Self.spells(type, Names.didFailToRenew):
                 let grace = subtype.map { Self.spells($0, Names.gracePeriod) } ?? false
                 self = grace ? .didFailToRenewGracePeriod : .didFailToRenew
-            case Names.gracePeriodExpired.count where Self.spells(type, Names.gracePeriodExpired):
+            case Names.gracePeriodExpired.utf8CodeUnitCount where Self.spells(type, Names.gracePeriodExpired):
                 self = .gracePeriodExpired
-            case Names.didRenew.count where Self.spells(type, Names.didRenew):
+            case Names.didRenew.utf8CodeUnitCount where Self.spells(type, Names.didRenew):
                 self = .didRenew
             default:
                 self = .none
@@ -254,18 +254,20 @@ extension EntitlementFold {
             return type.withUTF8 { isRevoke(UnsafeRawBufferPointer($0)) }
         }
 
-        private static func spells(_ bytes: UnsafeRawBufferPointer, _ name: [UInt8]) -> Bool {
-            name.withUnsafeBytes { FoldTexts.equal(bytes, $0) }
+        @inline(__always)
+        private static func spells(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+            FoldTexts.equal(bytes, UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         }
 
-        /// The App Store's spellings the kinds are read from.
-        private enum Names {
-            static let expired = Array(NotificationType.expired.utf8)
-            static let didFailToRenew = Array(NotificationType.didFailToRenew.utf8)
-            static let gracePeriodExpired = Array(NotificationType.gracePeriodExpired.utf8)
-            static let didRenew = Array(NotificationType.didRenew.utf8)
-            static let revoke = Array(NotificationType.revoke.utf8)
-            static let gracePeriod = Array(NotificationSubtype.gracePeriod.utf8)
+        /// The App Store's spellings the kinds are read from (those of ``NotificationType`` and
+        /// ``NotificationSubtype``; a test checks they agree), as static strings: their bytes are constants.
+        enum Names {
+            static let expired: StaticString = "EXPIRED"
+            static let didFailToRenew: StaticString = "DID_FAIL_TO_RENEW"
+            static let gracePeriodExpired: StaticString = "GRACE_PERIOD_EXPIRED"
+            static let didRenew: StaticString = "DID_RENEW"
+            static let revoke: StaticString = "REVOKE"
+            static let gracePeriod: StaticString = "GRACE_PERIOD"
         }
     }
 }

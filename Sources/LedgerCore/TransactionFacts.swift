@@ -95,7 +95,7 @@ public struct TransactionFacts: Hashable, Sendable {
 extension TransactionFacts {
     /// Whether the transaction reached its owner through Family Sharing (`inAppOwnershipType` `FAMILY_SHARED`):
     /// the family member paid nothing; the organiser's own transaction carries the sale.
-    public var isFamilyShared: Bool { inAppOwnershipType == familySharedOwnership }
+    public var isFamilyShared: Bool { inAppOwnershipType == familySharedOwnership.description }
 
     /// Whether this version's revocation (if any) is a Family Sharing removal rather than a refund, by the fold's
     /// rule: revocationType `FAMILY_REVOKE`, or none given for a transaction shared through Family Sharing.
