@@ -2,28 +2,39 @@
 /// buffer with every bound checked: hostile bytes make it throw a ``CoreError``, never trap or read out of bounds.
 /// ``BinaryReader`` adds strings with their back-references; ``FactReader`` reads them as byte ranges.
 struct ByteCursor {
-    private let buffer: UnsafeRawBufferPointer
+    // The buffer's start and length, kept apart: a buffer pointer works its length out from two optional
+    // addresses at every use, and every read here checks a bound. `base` is nil only for an empty buffer, where
+    // no bound check lets a load through.
+    private let base: UnsafeRawPointer?
+    private let count: Int
     /// The position of the next byte to read.
     private(set) var offset: Int
     private var instantBase: Int64?
 
     /// A cursor over `buffer`, which must stay valid while it is used.
     init(_ buffer: UnsafeRawBufferPointer) {
-        self.buffer = buffer
+        self.base = buffer.baseAddress
+        self.count = buffer.count
         self.offset = 0
     }
 
     /// Whether every byte has been read.
-    var isAtEnd: Bool { offset == buffer.count }
+    var isAtEnd: Bool { offset == count }
 
     /// The number of bytes not read yet.
-    var remaining: Int { buffer.count - offset }
+    var remaining: Int { count - offset }
+
+    /// The byte at `position`, which the caller has checked is below ``count``.
+    @inline(__always)
+    private func byte(at position: Int) -> UInt8 {
+        base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
+    }
 
     /// Reads one raw byte.
     @inline(__always)
     mutating func readByte() throws(CoreError) -> UInt8 {
-        guard offset < buffer.count else { throw Self.truncated(offset) }
-        let byte = buffer[offset]
+        guard offset < count else { throw Self.truncated(offset) }
+        let byte = byte(at: offset)
         offset += 1
         return byte
     }
@@ -31,8 +42,8 @@ struct ByteCursor {
     /// Reads an unsigned LEB128 varint of at most 10 bytes whose value fits 64 bits.
     @inline(__always)
     mutating func readVarint() throws(CoreError) -> UInt64 {
-        if offset < buffer.count {
-            let first = buffer[offset]
+        if offset < count {
+            let first = byte(at: offset)
             if first < 0x80 {
                 offset += 1
                 return UInt64(first)
@@ -47,7 +58,7 @@ struct ByteCursor {
     /// unable to throw, so that its call costs next to nothing.
     @inline(never)
     private mutating func readWordVarint() -> UInt64? {
-        guard buffer.count - offset >= 8, let base = buffer.baseAddress else { return nil }
+        guard count - offset >= 8, let base else { return nil }
         let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         let ends = ~word & 0x8080_8080_8080_8080
         guard ends != 0 else { return nil }
@@ -64,7 +75,7 @@ struct ByteCursor {
     /// ``readVarint()`` for a varint of nine or ten bytes, or one within the last eight bytes of the buffer, byte
     /// by byte, with every check.
     private mutating func readLongVarint() throws(CoreError) -> UInt64 {
-        if buffer.count - offset >= 10, let base = buffer.baseAddress {
+        if count - offset >= 10, let base {
             // Ten bytes are there: no bound to check (a varint ends or overflows within them).
             var result: UInt64 = 0
             var shift: UInt64 = 0
@@ -86,10 +97,10 @@ struct ByteCursor {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         var index = offset
-        let end = buffer.count
+        let end = count
         while true {
             guard index < end else { throw Self.truncated(offset) }
-            let byte = buffer[index]
+            let byte = byte(at: index)
             index += 1
             if shift == 63, byte > 1 {
                 throw CoreError(.malformed, "varint at byte \(offset) overflows 64 bits; the record is damaged")
@@ -138,7 +149,7 @@ struct ByteCursor {
     /// The address of the byte at `position` (the buffer is not empty once a byte was read).
     @inline(__always)
     func address(_ position: Int) -> UnsafeRawPointer {
-        buffer.baseAddress.unsafelyUnwrapped + position
+        base.unsafelyUnwrapped + position
     }
 
     /// `count` bytes from `position`, as UTF-8 code units.
