@@ -58,17 +58,20 @@ struct ByteCursor {
     /// unable to throw, so that its call costs next to nothing.
     @inline(never)
     private mutating func readWordVarint() -> UInt64? {
-        guard count - offset >= 8, let base else { return nil }
-        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        // `offset` is at most `count` and eight bytes are left (so the buffer has an address): no overflow and no
+        // nil to check below.
+        guard count &- offset >= 8 else { return nil }
+        let word = UInt64(
+            littleEndian: base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         let ends = ~word & 0x8080_8080_8080_8080
         guard ends != 0 else { return nil }
-        let bits = ends.trailingZeroBitCount + 1  // 8 × the varint's length
-        var value = (bits == 64 ? word : word & ((1 << UInt64(bits)) - 1)) & 0x7F7F_7F7F_7F7F_7F7F
+        let bits = ends.trailingZeroBitCount &+ 1  // 8 × the varint's length: 8 to 64
+        var value = (word & (UInt64.max &>> UInt64(64 &- bits))) & 0x7F7F_7F7F_7F7F_7F7F
         // Pack the seven-bit groups: pairs into 14 bits, quads into 28, then all 56.
         value = (value & 0x007F_007F_007F_007F) | ((value & 0x7F00_7F00_7F00_7F00) >> 1)
         value = (value & 0x0000_3FFF_0000_3FFF) | ((value & 0x3FFF_0000_3FFF_0000) >> 2)
         value = (value & 0x0000_0000_0FFF_FFFF) | ((value & 0x0FFF_FFFF_0000_0000) >> 4)
-        offset += bits >> 3
+        offset &+= bits >> 3
         return value
     }
 
