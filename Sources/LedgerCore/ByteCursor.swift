@@ -35,7 +35,7 @@ struct ByteCursor {
     mutating func readByte() throws(CoreError) -> UInt8 {
         guard offset < count else { throw Self.truncated(offset) }
         let byte = byte(at: offset)
-        offset += 1
+        offset &+= 1  // below `count`: cannot overflow
         return byte
     }
 
@@ -45,7 +45,7 @@ struct ByteCursor {
         if offset < count {
             let first = byte(at: offset)
             if first < 0x80 {
-                offset += 1
+                offset &+= 1
                 return UInt64(first)
             }
         }
@@ -143,10 +143,10 @@ struct ByteCursor {
         return Instant(milliseconds: value)
     }
 
-    /// Steps over `count` bytes the caller has checked are there.
+    /// Steps over `count` bytes the caller has checked are there (so the sum stays within the buffer's length).
     @inline(__always)
     mutating func advance(by count: Int) {
-        offset += count
+        offset &+= count
     }
 
     /// The address of the byte at `position` (the buffer is not empty once a byte was read).
