@@ -10,7 +10,7 @@
 /// same records as ``LedgerEntry`` values.
 public struct FoldRecords: Sendable {
     /// The facts of each record, in the order appended.
-    private(set) var facts: [EntitlementFold.Fact] = []
+    var facts: [EntitlementFold.Fact] = []
     /// Every record's payload, back to back with the strings of records added whole, in ``texts``: record `i`
     /// is `starts[i]..<ends[i]` (the fold's last tie-break compares two encodings, and operator records are
     /// decoded whole from theirs when the fold asks). The facts' texts point into the same bytes.
@@ -75,9 +75,7 @@ public struct FoldRecords: Sendable {
     {
         if facts.capacity == 0 { reserve() }
         let start = texts.byteCount
-        let (fact, subject, transaction) = try decodeFact(
-            seq: seq, recordedAt: recordedAt, payload, position: facts.count)
-        facts.append(fact)
+        let (subject, transaction) = try decodeFact(seq: seq, recordedAt: recordedAt, payload, position: facts.count)
         starts.append(start)
         ends.append(start + payload.count)
         return (subject, transaction)
