@@ -82,14 +82,6 @@ extension EntitlementFold {
             type.map { spells($0, consumableType) } ?? false
         }
 
-        /// Whether `bytes` spell `name`, their lengths compared first (a record decoded for the fold asks this of
-        /// most transactions, and the names seldom match).
-        @inline(__always)
-        private static func spells<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ name: StaticString) -> Bool {
-            bytes.count == name.utf8CodeUnitCount
-                && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        }
-
         /// When the record's App Store state was signed: the notification's, else the renewal info's.
         var signalTime: Instant? { notificationSigned ?? renewalSigned }
 
@@ -220,14 +212,14 @@ extension EntitlementFold {
         init(type: UnsafeRawBufferPointer, subtype: UnsafeRawBufferPointer?) {
             // The names differ in length: one comparison at most.
             switch type.count {
-            case Names.expired.utf8CodeUnitCount where Self.spells(type, Names.expired):
+            case Names.expired.utf8CodeUnitCount where spells(type, Names.expired):
                 self = .expired
-            case Names.didFailToRenew.utf8CodeUnitCount where Self.spells(type, Names.didFailToRenew):
-                let grace = subtype.map { Self.spells($0, Names.gracePeriod) } ?? false
+            case Names.didFailToRenew.utf8CodeUnitCount where spells(type, Names.didFailToRenew):
+                let grace = subtype.map { spells($0, Names.gracePeriod) } ?? false
                 self = grace ? .didFailToRenewGracePeriod : .didFailToRenew
-            case Names.gracePeriodExpired.utf8CodeUnitCount where Self.spells(type, Names.gracePeriodExpired):
+            case Names.gracePeriodExpired.utf8CodeUnitCount where spells(type, Names.gracePeriodExpired):
                 self = .gracePeriodExpired
-            case Names.didRenew.utf8CodeUnitCount where Self.spells(type, Names.didRenew):
+            case Names.didRenew.utf8CodeUnitCount where spells(type, Names.didRenew):
                 self = .didRenew
             default:
                 self = .none
@@ -254,11 +246,6 @@ extension EntitlementFold {
             return type.withUTF8 { isRevoke(UnsafeRawBufferPointer($0)) }
         }
 
-        @inline(__always)
-        private static func spells(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-            FoldTexts.equal(bytes, UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        }
-
         /// The App Store's spellings the kinds are read from (those of ``NotificationType`` and
         /// ``NotificationSubtype``; a test checks they agree), as static strings: their bytes are constants.
         enum Names {
@@ -270,4 +257,14 @@ extension EntitlementFold {
             static let gracePeriod: StaticString = "GRACE_PERIOD"
         }
     }
+}
+
+/// Whether `bytes` spell `name`, their lengths compared first (a record decoded for the fold asks this of most
+/// transactions, and the names seldom match); contiguous bytes a word at a time.
+@inline(__always)
+private func spells<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ name: StaticString) -> Bool {
+    guard bytes.count == name.utf8CodeUnitCount else { return false }
+    let spelling = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    return bytes.withContiguousStorageIfAvailable { FoldTexts.equal(UnsafeRawBufferPointer($0), spelling) }
+        ?? bytes.elementsEqual(spelling)
 }
