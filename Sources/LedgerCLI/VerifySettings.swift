@@ -64,12 +64,19 @@ enum VerifySettings {
         command == "ingest" || command == "serve" ? .coveredByEnvelope : .verify
     }
 
-    /// The start-up line naming the environment and the trust roots (on stderr).
+    /// The start-up line naming the environment and the trust roots (on stderr), and a warning when no bundle id
+    /// is configured.
     static func announce(_ verifier: SignedDataVerifier) {
         let configuration = verifier.configuration
         var line = "verifying \(configuration.environment.rawValue) notifications"
         if let bundle = configuration.bundleId { line += " for \(bundle)" }
         Terminal.err(line + "\n")
+        if configuration.bundleId == nil {
+            // Apple signs every app's data with the same chain: only the bundle id tells ours apart.
+            Terminal.err(
+                "warning: no --bundle-id: App Store data of any app is accepted (Apple's libraries always check"
+                    + " the bundle id)\n")
+        }
         for der in configuration.rootCertificates {
             if let root = try? X509Certificate(derRepresentation: der) {
                 Terminal.err("  " + TrustRoots.describe(root) + "\n")

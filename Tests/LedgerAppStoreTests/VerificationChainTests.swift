@@ -51,6 +51,21 @@ struct VerificationChainTests {
         }
     }
 
+    @Test func aTrustRootThatIsNotACAAnchorsNothing() throws {
+        var options = ApplePKI.Options()
+        options.rootIsCA = false
+        let pki = try TestPKI(options)
+        let signed = try pki.sign(TestPKI.Payloads.transaction())
+        let verifier = try pki.verifier()
+        do {
+            _ = try verifier.verifyTransaction(signed)
+            Issue.record("a chain anchored by a trust root that is not a CA was accepted")
+        } catch {
+            #expect(error.status == .verificationFailure)
+            #expect(error.message.contains("trust root") && error.message.contains("not a CA"))
+        }
+    }
+
     @Test func aRootWhosePathLengthForbidsIntermediatesIsRejected() throws {
         var options = ApplePKI.Options()
         options.rootPathLength = 0

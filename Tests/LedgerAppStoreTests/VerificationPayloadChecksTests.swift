@@ -181,6 +181,12 @@ struct VerificationPayloadChecksTests {
         #expect(throws: VerificationError(.invalidJWTFormat, "")) {
             try verifier.verifyTransaction("not.a.jws")
         }
+        // Unsigned data still has a header of Apple's types: an x5c of numbers is not one.
+        for header in [#"{"alg":"ES256","x5c":[1,2]}"#, #"{"alg":256}"#] {
+            let odd = JWSParts.replacingPayload(
+                Base64.encodeURL(Array(header.utf8)) + ".e30.AAAA", with: transaction)
+            #expect(throws: VerificationError(.invalidJWTFormat, "")) { try verifier.verifyTransaction(odd) }
+        }
     }
 
     @Test func inputIsEitherABodyOrAJWS() throws {

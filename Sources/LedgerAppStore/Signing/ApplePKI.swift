@@ -25,7 +25,7 @@ public struct ApplePKI: Sendable {
         var rootBuilder = CertificateBuilder(
             subject: options.rootName, publicKey: rootKey.publicKey,
             notBefore: options.rootValidity.lowerBound, notAfter: options.rootValidity.upperBound)
-        rootBuilder.isCA = true
+        rootBuilder.isCA = options.rootIsCA
         rootBuilder.keyUsage = [.keyCertSign, .cRLSign]
         rootBuilder.pathLengthConstraint = options.rootPathLength
         rootBuilder.extensions = options.rootExtensions
@@ -96,6 +96,8 @@ extension ApplePKI {
         public var leafExtensions: [CertificateBuilder.Extension] = []
         /// Whether the intermediate is a CA (basicConstraints cA).
         public var intermediateIsCA = true
+        /// Whether the root is a CA (basicConstraints cA).
+        public var rootIsCA = true
         /// The root's pathLenConstraint, if any.
         public var rootPathLength: Int? = nil
         /// The root's validity, in milliseconds since the epoch.

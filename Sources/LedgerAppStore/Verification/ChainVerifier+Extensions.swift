@@ -33,12 +33,17 @@ extension ChainVerifier {
         }
     }
 
-    /// Why a trust root that issued `intermediate` cannot anchor this chain, or nil when it can: a
-    /// malformed or unhandled critical extension on the root, or names of the intermediate or the
-    /// leaf outside the root's nameConstraints.
+    /// Why a trust root that issued `intermediate` cannot anchor this chain, or nil when it can: a root
+    /// that is not a CA (every issuer in the chain must be one, the root too, as in swift-certificates'
+    /// RFC 5280 policy), a malformed or unhandled critical extension on the root, or names of the
+    /// intermediate or the leaf outside the root's nameConstraints.
     static func problem(root: X509Certificate, intermediate: X509Certificate, leaf: X509Certificate)
         -> String?
     {
+        guard root.isCA else {
+            return "the trust root \(root.subjectSummary) is not a CA (basicConstraints cA is not true); it cannot"
+                + " issue the intermediate"
+        }
         if let problem = extensionProblem(root, name: "trust root \(root.subjectSummary)") { return problem }
         for (certificate, name) in [(intermediate, "intermediate"), (leaf, "leaf")]
         where !root.nameConstraintsPermit(certificate) {

@@ -77,7 +77,7 @@ public final class SignedDataVerifier: Sendable {
     {
         let signedDate = try SignedFields.signedDate(of: jws.payload)
         if configuration.skipsSignatureVerification {
-            _ = try jws.decodedHeader()
+            try SigningHeader.checkTypes(jws.decodedHeader())
             return (jws.payload, nil, nil)
         }
         guard let chainVerifier else {

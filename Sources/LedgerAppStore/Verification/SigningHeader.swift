@@ -15,6 +15,23 @@ struct SigningHeader: Sendable {
     /// The chain cache's key for this leaf and intermediate, made once with the header.
     let chainKey: ByteKey
 
+    /// The header's types alone, as Apple's libraries decode a header before anything else (also when
+    /// `Xcode` and `LocalTesting` data skip the signature): `alg`, `kid`, `typ` and `cty` strings and `x5c` an
+    /// array of strings when present (`INVALID_JWT_FORMAT` otherwise).
+    static func checkTypes(_ header: JSONObject) throws(VerificationError) {
+        for name in ["alg", "kid", "typ", "cty"] {
+            guard let value = header[name], !value.isNull else { continue }
+            guard value.string != nil else {
+                throw VerificationError(.invalidJWTFormat, "the JWS header's \(name) is not a string")
+            }
+        }
+        if let chain = header["x5c"], !chain.isNull,
+            !(chain.array.map { $0.allSatisfy { $0.string != nil } } ?? false)
+        {
+            throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
+        }
+    }
+
     /// Applies Apple's header rules: an `x5c` array of strings (`INVALID_JWT_FORMAT`), `alg` ES256
     /// (`INVALID_JWT_FORMAT`), exactly three certificates (`INVALID_CHAIN_LENGTH`), the first two
     /// standard base64 (`INVALID_CERTIFICATE`).
