@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerJSON
 import LedgerLog
 import LedgerService
 import LedgerTesting
@@ -56,5 +57,20 @@ import Testing
         #expect(state.subscriptions.first?.status == .revoked)
         #expect(try ledger.history(of: query).map(\.seq) == [1, 2], "the revoke that ended it is in its history")
         #expect(try ledger.history(of: query, knownAt: RecordBuilders.instant("2026-01-15T00:00:00Z")).count == 1)
+    }
+
+    @Test func aGrantsHistoryEntryNamesItsProductAndTheSubscriptionItMakes() throws {
+        let grant = RecordBuilders.grant(
+            Subject(userId: 7), productId: "com.visla.gps.annual_4",
+            from: RecordBuilders.instant("2026-02-01T00:00:00Z"),
+            until: RecordBuilders.instant("2026-03-01T00:00:00Z"), key: "grant-7")
+        let ledger = try ledger([("2026-02-01T00:00:00Z", grant)])
+        defer { ledger.log.close() }
+        let state = try ledger.state(of: .user(7), at: RecordBuilders.instant("2026-02-10T00:00:00Z"), knownAt: nil)
+        let entry = try #require(try ledger.history(of: .user(7)).first).historyJSON
+        #expect(entry["kind"]?.string == "correction")
+        #expect(entry["productId"]?.string == "com.visla.gps.annual_4")
+        #expect(entry["originalTransactionId"]?.string == state.subscriptions.first?.originalTransactionId)
+        #expect(state.subscriptions.first?.originalTransactionId == "correction:grant-7")
     }
 }
