@@ -29,10 +29,10 @@ public final class LedgerMetrics: Sendable {
         registry.gauge("ledger_head_seq", help: "Sequence number of the last record in the log.") {
             Double(ledger.log.head.seq)
         }
-        registry.gauge("ledger_chain_cache_hits", help: "Verified-chain cache hits.") {
+        registry.counter("ledger_chain_cache_hits_total", help: "Verified-chain cache hits.") {
             Double(verifier.chainCacheStatistics?.hits ?? 0)
         }
-        registry.gauge("ledger_chain_cache_misses", help: "Verified-chain cache misses.") {
+        registry.counter("ledger_chain_cache_misses_total", help: "Verified-chain cache misses.") {
             Double(verifier.chainCacheStatistics?.misses ?? 0)
         }
     }

@@ -31,6 +31,15 @@ public enum OpenAPIDocument {
               description: Only records appended at or before this time count (default all).
               schema: {type: string}
           schemas:
+            Time:
+              description: ISO 8601 UTC or milliseconds since the epoch.
+              oneOf: [{type: string, format: date-time}, {type: integer}]
+            Appended:
+              type: object
+              required: [appended, seq]
+              properties:
+                appended: {type: boolean, description: "false: the same request was appended before (idempotent)"}
+                seq: {type: integer}
             Error:
               type: object
               required: [error]
@@ -146,6 +155,28 @@ public enum OpenAPIDocument {
                 "200":
                   description: The history.
                   content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
+          /v1/accounts/{uuid}/history:
+            get:
+              summary: Every record about an appAccountToken, in effective-time order.
+              security: [{bearer: []}]
+              parameters:
+                - {name: uuid, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/knownAt"}
+              responses:
+                "200":
+                  description: The history.
+                  content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
+          /v1/subscriptions/{originalTransactionId}/history:
+            get:
+              summary: Every record about one subscription (and the corrections addressed to its owner).
+              security: [{bearer: []}]
+              parameters:
+                - {name: originalTransactionId, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/knownAt"}
+              responses:
+                "200":
+                  description: The history.
+                  content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
           /v1/events:
             get:
               summary: Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 at once; more answer at once).
@@ -169,13 +200,74 @@ public enum OpenAPIDocument {
                     A malformed parameter (BAD_REQUEST), or `after` beyond the head (CURSOR_AHEAD, the message naming
                     the head): a cursor this log never handed out, e.g. one from before a restore.
                   content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
-          /v1/corrections:
-            post:
-              summary: Append an operator correction (admin token).
+          /v1/digest:
+            get:
+              summary: The head to pin, as `ledger digest` prints it.
               security: [{bearer: []}]
               responses:
-                "200": {description: Appended.}
+                "200":
+                  description: The head.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          seq: {type: integer}
+                          head: {type: string, description: SHA-256 chain hash of the last record, hex}
+                          at: {type: string, format: date-time}
+          /v1/corrections:
+            post:
+              summary: Append an operator correction (admin token), honoured by the fold from its effective time.
+              security: [{bearer: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [subject, action, from, reason, operator]
+                      properties:
+                        subject:
+                          type: object
+                          description: Exactly one of userId, accountToken, originalTransactionId.
+                          properties:
+                            userId: {type: integer}
+                            accountToken: {type: string, format: uuid}
+                            originalTransactionId: {type: string, maxLength: 64}
+                        action: {type: string, enum: [grant, revoke]}
+                        productId: {type: string, description: "grant only: a product of the catalog"}
+                        from: {$ref: "#/components/schemas/Time"}
+                        until: {$ref: "#/components/schemas/Time", description: "grant only: after from"}
+                        reason: {type: string, maxLength: 2000}
+                        operator: {type: string, maxLength: 200}
+              responses:
+                "200": {description: Appended (or appended before)., content: {application/json: {schema: {$ref: "#/components/schemas/Appended"}}}}
+                "400": {description: Bad body., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
                 "401": {description: Missing or wrong admin token.}
+                "403": {description: The server was started without --admin-token.}
+          /v1/links:
+            post:
+              summary: Append a link attaching an orphan subscription to a user or account (admin token).
+              security: [{bearer: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [originalTransactionId, reason, operator]
+                      description: One of userId or accountToken names the owner.
+                      properties:
+                        originalTransactionId: {type: string, maxLength: 64}
+                        userId: {type: integer}
+                        accountToken: {type: string, format: uuid}
+                        reason: {type: string, maxLength: 2000}
+                        operator: {type: string, maxLength: 200}
+              responses:
+                "200": {description: Appended (or appended before)., content: {application/json: {schema: {$ref: "#/components/schemas/Appended"}}}}
+                "400": {description: Bad body., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
+                "401": {description: Missing or wrong admin token.}
+                "403": {description: The server was started without --admin-token.}
           /healthz:
             get:
               summary: Liveness and head sequence.

@@ -51,6 +51,14 @@ public final class MetricsRegistry: Sendable {
         _ = lookup(name, help: help, kind: .gauge, labels: labels) { .computed(value) }
     }
 
+    /// Registers a counter whose value is read by `value` each time the metrics are rendered (a count kept
+    /// elsewhere, which only grows). A second registration of the same series is ignored.
+    public func counter(
+        _ name: String, help: String, labels: MetricLabels = [:], value: @escaping @Sendable () -> Double
+    ) {
+        _ = lookup(name, help: help, kind: .counter, labels: labels) { .computed(value) }
+    }
+
     /// The histogram `name` with `labels`, created empty on first use with `buckets` (upper bounds).
     public func histogram(
         _ name: String, help: String, labels: MetricLabels = [:], buckets: [Double] = Histogram.defaultBuckets

@@ -1,3 +1,4 @@
+import LedgerAPI
 import LedgerHTTP
 import LedgerJSON
 import LedgerLog
@@ -207,5 +208,13 @@ import Testing
         #expect(metrics.bodyText.contains("ledger_commit_batch_records"))
         #expect(metrics.bodyText.contains("ledger_append_seconds"))
         #expect(try harness.respond(.get, "/openapi.yaml").bodyText.hasPrefix("openapi: 3.1.0"))
+    }
+
+    @Test func theOpenAPIDocumentDescribesEveryRoute() throws {
+        let harness = try APIHarness()
+        let document = OpenAPIDocument.yaml
+        for pattern in harness.api.router().patterns {
+            #expect(document.contains("\n  \(pattern):\n"), "\(pattern) is missing from openapi.yaml")
+        }
     }
 }

@@ -10,6 +10,7 @@ struct MetricsRegistryTests {
         registry.counter("ledger_appended_total", help: "Records appended.", labels: ["kind": "notification"])
             .increment()
         registry.gauge("ledger_head_seq", help: "Head sequence number.") { 17 }
+        registry.counter("ledger_cache_hits_total", help: "Cache hits.") { 5 }
         let lag = registry.gauge("ledger_lag_seconds", help: "Lag.")
         lag.set(1.5)
         lag.add(-0.25)
@@ -25,6 +26,9 @@ struct MetricsRegistryTests {
                 # HELP ledger_head_seq Head sequence number.
                 # TYPE ledger_head_seq gauge
                 ledger_head_seq 17
+                # HELP ledger_cache_hits_total Cache hits.
+                # TYPE ledger_cache_hits_total counter
+                ledger_cache_hits_total 5
                 # HELP ledger_lag_seconds Lag.
                 # TYPE ledger_lag_seconds gauge
                 ledger_lag_seconds 1.25
