@@ -28,6 +28,18 @@ extension EntitlementFold {
         private var byUser: [Int64: [Revoke]] = [:]
         private var byToken: [String: [Revoke]] = [:]
 
+        /// None: an index without corrections.
+        init() {}
+
+        /// The corrections of `index`, a grant addressed to a subscription owned by that subscription's owner.
+        /// Without corrections, none, and the index is not copied into the closure that finds owners.
+        static func of(_ index: Index) -> Corrections {
+            guard !index.corrections.isEmpty else { return Corrections() }
+            return Corrections(index) { otid in
+                index.group(otid).map { EntitlementFold.owner(of: $0, in: index) } ?? Subject()
+            }
+        }
+
         init(_ index: Index, ownerOf: (String) -> Subject) {
             for member in index.corrections {
                 let record = index.record(member)

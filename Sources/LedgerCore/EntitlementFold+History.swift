@@ -41,10 +41,14 @@ extension EntitlementFold {
         return picked
     }
 
+    /// By effective time, then sequence number, then idempotency key (distinct once deduplicated): one order
+    /// whatever the input's.
     private func sortedHistory(_ entries: [LedgerEntry]) -> [LedgerEntry] {
         let keys = entries.map(\.effectiveAt)
         let order = entries.indices.sorted { lhs, rhs in
-            keys[lhs] != keys[rhs] ? keys[lhs] < keys[rhs] : entries[lhs].seq < entries[rhs].seq
+            if keys[lhs] != keys[rhs] { return keys[lhs] < keys[rhs] }
+            if entries[lhs].seq != entries[rhs].seq { return entries[lhs].seq < entries[rhs].seq }
+            return entries[lhs].record.idempotencyKey < entries[rhs].record.idempotencyKey
         }
         return order.map { entries[$0] }
     }

@@ -102,7 +102,7 @@ extension EntitlementFold {
             for (group, id) in groups.ids.enumerated() {
                 let start = write
                 let range = starts.isEmpty ? members.indices : starts[group]..<starts[group + 1]
-                write = Self.deduplicate(&members, range, writingAt: write, facts, texts, source)
+                write = Self.deduplicateMembers(&members, range, writingAt: write, facts, texts, source)
                 result.append(Group(originalTransactionId: texts.string(id), text: id, members: start..<write))
             }
             members.removeLast(members.count - write)
@@ -131,6 +131,49 @@ extension EntitlementFold {
                 if groups[mid].originalTransactionId < otid { low = mid + 1 } else { high = mid }
             }
             return low < groups.count && groups[low].originalTransactionId == otid ? groups[low] : nil
+        }
+
+        /// ``deduplicate(_:_:writingAt:_:_:_:)`` for a group's members, which no later step reads in any order of
+        /// theirs (each choice among them is by a total order of their own): when no two of them share a key hash,
+        /// no two share a key, and they are moved as they are, without the sort (a rebuild's components are all
+        /// such: a log records each idempotency key once).
+        private static func deduplicateMembers(
+            _ list: inout [Int], _ range: Range<Int>, writingAt write: Int, _ facts: [Fact], _ texts: FoldTexts,
+            _ source: Source
+        ) -> Int {
+            guard hashesAreDistinct(list[range], facts) else {
+                return deduplicate(&list, range, writingAt: write, facts, texts, source)
+            }
+            var write = write
+            for position in range {
+                list[write] = list[position]
+                write += 1
+            }
+            return write
+        }
+
+        /// Whether the key hashes of `members` are pairwise distinct: one pass through an open-addressed table
+        /// (false, and the sort decides, when two hashes meet).
+        private static func hashesAreDistinct(_ members: ArraySlice<Int>, _ facts: [Fact]) -> Bool {
+            guard members.count > 1 else { return true }
+            var bits = 3
+            while 1 << bits < 2 * members.count { bits += 1 }
+            let mask = (1 << bits) - 1
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: mask + 1) { table in
+                // 0 marks an empty slot: a hash of 0 is kept as 1 (two hashes made to meet only send the members
+                // to the sort).
+                table.initialize(repeating: 0)
+                for member in members {
+                    let hash = max(facts[member].keyHash, 1)
+                    var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+                    while table[slot] != 0 {
+                        if table[slot] == hash { return false }
+                        slot = (slot + 1) & mask
+                    }
+                    table[slot] = hash
+                }
+                return true
+            }
         }
 
         /// Sorts `range` of `list` (indices into `facts`) by idempotency key (hash first), then by which

@@ -85,9 +85,7 @@ public struct EntitlementFold: Sendable {
         init(of query: SubjectQuery, index: Index, fold: EntitlementFold) {
             var identity = EntitlementFold.identity(of: query)
             let query = EntitlementFold.canonical(query)
-            let corrections = Corrections(index) { otid in
-                index.group(otid).map { EntitlementFold.owner(of: $0, in: index) } ?? Subject()
-            }
+            let corrections = Corrections.of(index)
             var subscriptions: [Subscription] = []
             subscriptions.reserveCapacity(index.groups.count)
             for group in index.groups {
@@ -153,9 +151,7 @@ public struct EntitlementFold: Sendable {
     }
 
     private func subscriptions(index: Index, at: Instant) -> [OwnedSubscription] {
-        let corrections = Corrections(index) { otid in
-            index.group(otid).map { Self.owner(of: $0, in: index) } ?? Subject()
-        }
+        let corrections = Corrections.of(index)
         var result: [OwnedSubscription] = []
         result.reserveCapacity(index.groups.count + corrections.grants.count)
         for group in index.groups {

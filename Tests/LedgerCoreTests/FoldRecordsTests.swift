@@ -106,6 +106,20 @@ struct FoldRecordsTests {
                 #expect(
                     fold.subscriptions(in: records, at: at, knownAt: knownAt)
                         == fold.subscriptions(in: entries, at: at, knownAt: knownAt), "round \(round)")
+                // Another order of the same records: the same answers, the same history.
+                let reordered = try Self.records(entries.shuffled(using: &generator.random))
+                #expect(
+                    fold.subscriptions(in: reordered, at: at, knownAt: knownAt)
+                        == fold.subscriptions(in: records, at: at, knownAt: knownAt), "round \(round)")
+                for query in queries {
+                    #expect(
+                        fold.state(of: query, records: reordered, at: at, knownAt: knownAt)
+                            == fold.state(of: query, records: records, at: at, knownAt: knownAt), "round \(round)")
+                    #expect(
+                        fold.history(of: query, entries: entries.reversed(), knownAt: knownAt).map(\.seq)
+                            == fold.history(of: query, entries: entries, knownAt: knownAt).map(\.seq),
+                        "round \(round)")
+                }
             }
         }
     }
