@@ -53,7 +53,8 @@ public enum LedgerMain {
     }
 
     static func help(_ arguments: ParsedArguments) -> Int32 {
-        guard let name = arguments.positionals.first else {
+        // `ledger help help` is answered by the overview, which says how help works.
+        guard let name = arguments.positionals.first, name != "help" else {
             Terminal.out(Help.overview(parser.commands))
             return 0
         }

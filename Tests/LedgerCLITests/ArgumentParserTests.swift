@@ -25,6 +25,13 @@ private let parser = LedgerMain.parser
             == ParsedArguments(command: "help", positionals: ["state"]))
 }
 
+@Test func helpOnHelpIsTheOverview() {
+    let result = ledger(["help", "help"])
+    #expect(result.code == 0)
+    #expect(result.out == ledger(["help"]).out)
+    #expect(result.err.isEmpty)
+}
+
 @Test(arguments: [
     (["catlog"], "did you mean 'catalog'"),
     (["state", "--usr", "1"], "did you mean '--user'"),
