@@ -40,10 +40,12 @@ extension LedgerAPI {
         }
         let owner = try subject(body)
         let (reason, name) = try operatorFields(body)
-        let outcome = try serviceCall { () throws(ServiceError) in
-            try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
+        let (outcome, now) = try serviceCall { () throws(ServiceError) in
+            let outcome = try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
+            return (outcome, try ledger.subscriptionOwner(otid))
         }
-        return appended(outcome)
+        // The owner now: a subscription whose transactions carry an appAccountToken stays that token's.
+        return appended(outcome, extra: ["owner": now.owner.ownerJSON, "linked": .bool(now.owner.matches(owner))])
     }
 
     func subject(_ value: JSONValue?) throws -> SubjectQuery {
@@ -81,10 +83,13 @@ extension LedgerAPI {
         return (reason, name)
     }
 
-    func appended(_ outcome: AppendOutcome) -> HTTPResponse {
+    func appended(_ outcome: AppendOutcome, extra: JSONObject = [:]) -> HTTPResponse {
+        var object: JSONObject
         switch outcome {
-        case .appended(let seq, _): return .json(.object(["appended": true, "seq": .integer(Int64(clamping: seq))]))
-        case .duplicate(let seq): return .json(.object(["appended": false, "seq": .integer(Int64(clamping: seq))]))
+        case .appended(let seq, _): object = ["appended": true, "seq": .integer(Int64(clamping: seq))]
+        case .duplicate(let seq): object = ["appended": false, "seq": .integer(Int64(clamping: seq))]
         }
+        for (key, value) in extra { object[key] = value }
+        return .json(.object(object))
     }
 }

@@ -264,7 +264,23 @@ public enum OpenAPIDocument {
                         reason: {type: string, maxLength: 2000}
                         operator: {type: string, maxLength: 200}
               responses:
-                "200": {description: Appended (or appended before)., content: {application/json: {schema: {$ref: "#/components/schemas/Appended"}}}}
+                "200":
+                  description: >
+                    Appended (or appended before), with who owns the subscription now: the appAccountToken on its
+                    transactions decides over links, so `linked` is false when the link changes nothing.
+                  content:
+                    application/json:
+                      schema:
+                        allOf:
+                          - {$ref: "#/components/schemas/Appended"}
+                          - type: object
+                            properties:
+                              owner:
+                                type: object
+                                properties:
+                                  userId: {type: [integer, "null"]}
+                                  appAccountToken: {type: [string, "null"]}
+                              linked: {type: boolean}
                 "400": {description: Bad body., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
                 "401": {description: Missing or wrong admin token.}
                 "403": {description: The server was started without --admin-token.}

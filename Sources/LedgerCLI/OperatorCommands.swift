@@ -32,11 +32,24 @@ enum OperatorCommands {
         let ledger = try Commands.openWriter(context, environment: nil)
         defer { ledger.log.close() }
         do {
-            report(try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name), context)
+            let outcome = try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
+            let now = try ledger.subscriptionOwner(otid)
+            report(outcome, context, link: (now.owner, now.owner.matches(owner)))
+            if now.known, !now.owner.matches(owner) {
+                Terminal.err(
+                    "warning: subscription \(otid) is owned by \(Self.describe(now.owner)) through the appAccountToken"
+                        + " on its transactions, which decides over links: this link changes nothing while they carry"
+                        + " it\n")
+            }
         } catch {
             throw Commands.failure(error)
         }
         return 0
+    }
+
+    static func describe(_ owner: Subject) -> String {
+        if let user = owner.userId { return "user \(user)" }
+        return owner.appAccountToken.map { "account \($0)" } ?? "nobody"
     }
 
     static func correct(_ context: CommandContext) throws(CLIError) -> Int32 {
@@ -82,14 +95,21 @@ enum OperatorCommands {
         return 0
     }
 
-    static func report(_ outcome: AppendOutcome, _ context: CommandContext) {
-        let json: JSONValue
+    /// Prints what an operator command appended; a link's report also names the subscription's owner now and
+    /// whether that is the owner the link names.
+    static func report(_ outcome: AppendOutcome, _ context: CommandContext, link: (owner: Subject, linked: Bool)? = nil)
+    {
+        var json: JSONObject
         switch outcome {
-        case .appended(let seq, _): json = .object(["appended": true, "seq": .integer(Int64(clamping: seq))])
-        case .duplicate(let seq): json = .object(["appended": false, "seq": .integer(Int64(clamping: seq))])
+        case .appended(let seq, _): json = ["appended": true, "seq": .integer(Int64(clamping: seq))]
+        case .duplicate(let seq): json = ["appended": false, "seq": .integer(Int64(clamping: seq))]
+        }
+        if let link {
+            json["owner"] = link.owner.ownerJSON
+            json["linked"] = .bool(link.linked)
         }
         if context.json {
-            context.printJSON(json)
+            context.printJSON(.object(json))
         } else if case .appended(let seq, _) = outcome {
             Terminal.line("appended as record \(seq)")
         } else {

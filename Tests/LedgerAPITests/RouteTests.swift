@@ -197,6 +197,27 @@ import Testing
         #expect(try harness.respond(.get, "/v1/events?after=0").status.code == 200)
     }
 
+    @Test func aLinkSaysWhoOwnsTheSubscriptionNow() throws {
+        let harness = try APIHarness(adminToken: "a-secret")
+        _ = try harness.respond(.post, "/webhooks/apple", body: try harness.notification())
+        func link(user: Int64) throws -> JSONValue? {
+            let response = try harness.respond(
+                .post, "/v1/links", headers: ["Authorization": "Bearer a-secret"],
+                body: JSONValue.object([
+                    "originalTransactionId": "2000000000000001", "userId": .integer(user), "reason": "ticket",
+                    "operator": "ops",
+                ]).serializedBytes())
+            #expect(response.status.code == 200, Comment(rawValue: response.bodyText))
+            return response.json
+        }
+        // The transactions carry user 42's token: a link to user 7 is recorded and changes nothing.
+        let other = try link(user: 7)
+        #expect(other?["appended"] == true)
+        #expect(other?["linked"] == false)
+        #expect(other?["owner"] == .object(["userId": 42, "appAccountToken": "0000002a-0000-0000-0000-000000000000"]))
+        #expect(try link(user: 42)?["linked"] == true)
+    }
+
     @Test func unknownRoutesAndMethods() throws {
         let harness = try APIHarness()
         #expect(try harness.respond(.get, "/nope").status.code == 404)

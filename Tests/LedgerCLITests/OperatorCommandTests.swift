@@ -106,11 +106,29 @@ import Testing
             "--reason", "support ticket 881", "--operator", "alice",
         ])
         #expect(link.code == 0, "\(link.err)")
+        #expect(!link.err.contains("warning"), "\(link.err)")
         #expect(deviceLimit(["--user", "7"], at: at) == 3)
         let state = ledger([
             "state", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--json",
         ])
         #expect(state.json?["userId"] == 7)
+    }
+
+    /// The appAccountToken on a subscription's transactions decides its owner over any link: a link to another
+    /// user is recorded, and the command says that it changes nothing.
+    @Test func aLinkOfASubscriptionItsTokenOwnsSaysItChangesNothing() throws {
+        try ingest()
+        let link = ledger([
+            "link", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--user", "7",
+            "--reason", "support ticket 882", "--operator", "alice", "--json",
+        ])
+        #expect(link.code == 0, "\(link.err)")
+        #expect(link.json?["appended"] == true)
+        #expect(link.json?["linked"] == false)
+        #expect(link.json?["owner"]?["userId"] == 42)
+        #expect(link.err.contains("warning: subscription 2000000000000001 is owned by user 42"), "\(link.err)")
+        #expect(deviceLimit(["--user", "7"], at: "2026-03-02T00:00:00Z") == 0)
+        #expect(deviceLimit(["--user", "42"], at: "2026-03-02T00:00:00Z") == 3)
     }
 
     @Test func operatorRecordsNeedAReasonAndAnOperator() {
