@@ -49,6 +49,25 @@ import Testing
         #expect(try EventLog.verify(at: temp.data).ok)
     }
 
+    /// A directory a writer opened but never wrote to is bound to no environment: a reader sees an empty log with no
+    /// genesis hash (it cannot know the environment), the writer the genesis of the one it was told; the first
+    /// record binds it, and both then agree.
+    @Test func anUnboundDirectoryHasNoGenesisForAReader() throws {
+        let temp = TempDirectory()
+        let writer = try openWriter(temp.data)
+        #expect(writer.head.seq == 0)
+        #expect(writer.head.hash == LogFormat.genesis(environment: "sandbox"))
+        let reader = try EventLog.openReader(at: temp.data)
+        #expect(reader.head.seq == 0)
+        #expect(reader.head.hash.isEmpty)
+        reader.close()
+        try appendEach(writer, 1...1)
+        let bound = try EventLog.openReader(at: temp.data)
+        #expect(bound.head.seq == 1 && bound.head.hash == writer.head.hash)
+        bound.close()
+        writer.close()
+    }
+
     @Test func theLockIsFreeAgainAfterClose() throws {
         let temp = TempDirectory()
         try openWriter(temp.data).close()
