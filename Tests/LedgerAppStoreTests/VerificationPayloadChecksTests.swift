@@ -235,8 +235,9 @@ struct VerificationPayloadChecksTests {
         }
     }
 
-    /// `ingest`, the webhook and `inspect` decode through `DecodedNotification`: a field of the wrong type is
-    /// INVALID_JWT_FORMAT, as Apple's JSONDecoder-based libraries report it.
+    /// A notification's payload is decoded into Apple's model before its chain is looked at, as Apple's libraries
+    /// decode it: a field of the wrong type is INVALID_JWT_FORMAT, as their JSONDecoder reports it, whatever else
+    /// is wrong (here an untrusted chain, or another app's bundle).
     @Test(
         arguments: [
             (["notificationUUID"], JSONValue.integer(42)), (["version"], .integer(2)),
@@ -247,10 +248,30 @@ struct VerificationPayloadChecksTests {
     func aWronglyTypedFieldFailsTheTypedDecodingAsAFormatError(path: [String], value: JSONValue) throws {
         let payload = TestPKI.Payloads.notification(type: "DID_RENEW", data: TestPKI.Payloads.notificationData())
             .setting(path, to: value)
-        let verified = try Self.pki.verifier().verifyNotification(try Self.pki.sign(payload))
-        let error = #expect(throws: VerificationError.self) { try DecodedNotification(verified) }
-        #expect(error?.status == .invalidJWTFormat)
-        #expect(error?.message.contains(path.joined(separator: ".")) == true)
+        let signed = try Self.pki.sign(payload)
+        let stranger = try TestPKI(ApplePKI.Options())
+        for verifier in [
+            try Self.pki.verifier(), try Self.pki.verifier(roots: [stranger.rootDER]),
+            try Self.pki.verifier(bundleId: "com.example.other"),
+        ] {
+            let error = #expect(throws: VerificationError.self) { try verifier.verifyNotification(signed) }
+            #expect(error?.status == .invalidJWTFormat)
+            #expect(error?.message.contains(path.joined(separator: ".")) == true)
+        }
+    }
+
+    /// A transaction or renewal info verified on its own (`inspect --as`, reconcile) is decoded into its model
+    /// first too: a wrongly typed field under an untrusted chain is INVALID_JWT_FORMAT.
+    @Test func aWronglyTypedTransactionOrRenewalIsAFormatErrorBeforeItsChain() throws {
+        let stranger = try TestPKI(ApplePKI.Options()).verifier()
+        let transaction = try Self.pki.sign(TestPKI.Payloads.transaction().setting(["price"], to: "11700"))
+        #expect(throws: VerificationError(.invalidJWTFormat, "")) { try stranger.verifyTransaction(transaction) }
+        let renewal = try Self.pki.sign(TestPKI.Payloads.renewalInfo().setting(["autoRenewStatus"], to: "1"))
+        #expect(throws: VerificationError(.invalidJWTFormat, "")) { try stranger.verifyRenewalInfo(renewal) }
+        // Well typed, the same chain is what fails.
+        #expect(throws: VerificationError(.verificationFailure, "")) {
+            try stranger.verifyTransaction(try Self.pki.sign(TestPKI.Payloads.transaction()))
+        }
     }
 
     @Test func aNestedTransactionOrRenewalOfTheWrongTypeFailsTheTypedDecoding() throws {

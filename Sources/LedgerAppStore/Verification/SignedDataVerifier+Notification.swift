@@ -50,7 +50,8 @@ extension SignedDataVerifier {
     private func verifyNotification(envelope: CompactJWS, tolerating failures: inout [NestedFailure]?)
         throws(VerificationError) -> VerifiedNotification
     {
-        let (payload, header, evidence) = try verifyReturningHeader(envelope, coveredBy: nil)
+        let (payload, header, evidence) = try verifyReturningHeader(
+            envelope, coveredBy: nil, as: Self.model(NotificationPayload.self))
         let covered = configuration.nestedSignatures == .coveredByEnvelope ? header : nil
         let identity = try NotificationIdentity(payload)
         if let expected = configuration.bundleId, identity.bundleId != expected {

@@ -64,18 +64,35 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies `jws`. When `envelope` is the header of an envelope whose signature was verified and
     /// covers `jws`, and `jws` carries the same header, the ECDSA step is skipped (see
     /// `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
-    func verify(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?) throws(VerificationError) -> JSONObject {
-        try verifyReturningHeader(jws, coveredBy: envelope).payload
+    func verify(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil)
+        throws(VerificationError) -> JSONObject
+    {
+        try verifyReturningHeader(jws, coveredBy: envelope, as: model).payload
+    }
+
+    /// Decodes a payload into its model (``VerifiedPayload``) as Apple's libraries do, to judge its types alone.
+    typealias PayloadModel = (JSONObject) throws(VerificationError) -> Void
+
+    /// The ``PayloadModel`` of `Model`: a field of the wrong type is `INVALID_JWT_FORMAT`; one the ledger needs but
+    /// Apple leaves optional may be missing (the ledger asks for it once the data is verified).
+    static func model<Model: VerifiedPayload>(_: Model.Type) -> PayloadModel {
+        { payload throws(VerificationError) in
+            _ = try Model(verified: .object(payload), requiringLedgerFields: false)
+        }
     }
 
     /// `verify(_:coveredBy:)`, also returning the checked header (nil when signatures are skipped), so
     /// that an envelope's nested JWSes can be covered by it, and the JWS's bytes with their SHA-256 when its
     /// signature was checked (the digest of the signing input is most of it: the evidence is not hashed twice).
-    func verifyReturningHeader(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?)
+    ///
+    /// `model`, when given, decodes the payload into its model first, as Apple's libraries do before they look at
+    /// the chain: a field of the wrong type is `INVALID_JWT_FORMAT` whatever else is wrong with the JWS.
+    func verifyReturningHeader(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil)
         throws(VerificationError)
         -> (payload: JSONObject, header: EnvelopeHeader?, hashed: HashedBytes?)
     {
         let signedDate = try SignedFields.signedDate(of: jws.payload)
+        if let model { try model(jws.payload) }
         if configuration.skipsSignatureVerification {
             try SigningHeader.checkTypes(jws.decodedHeader())
             return (jws.payload, nil, nil)
@@ -127,13 +144,15 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
     /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
     public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue {
-        try verifyTransaction(signedTransaction, coveredBy: nil)
+        try verifyTransaction(signedTransaction, coveredBy: nil, as: Self.model(TransactionPayload.self))
     }
 
-    func verifyTransaction(_ signedTransaction: String, coveredBy envelope: EnvelopeHeader?)
-        throws(VerificationError) -> JSONValue
-    {
-        let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelope)
+    /// ``verifyTransaction(_:)``; nested in a notification (`model` nil), its model is decoded with the
+    /// notification's, as Apple's `verifyAndDecodeNotification` leaves it a string.
+    func verifyTransaction(
+        _ signedTransaction: String, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil
+    ) throws(VerificationError) -> JSONValue {
+        let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelope, as: model)
         let bundleId = try SignedFields.string(payload, "bundleId")
         if let expected = configuration.bundleId, bundleId != expected {
             throw VerificationError(
@@ -147,13 +166,15 @@ public final class SignedDataVerifier: Sendable {
 
     /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
     public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue {
-        try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil)
+        try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil, as: Self.model(RenewalInfoPayload.self))
     }
 
-    func verifyRenewalInfo(_ signedRenewalInfo: String, coveredBy envelope: EnvelopeHeader?)
-        throws(VerificationError) -> JSONValue
-    {
-        let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelope)
+    /// ``verifyRenewalInfo(_:)``; nested in a notification (`model` nil), its model is decoded with the
+    /// notification's.
+    func verifyRenewalInfo(
+        _ signedRenewalInfo: String, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil
+    ) throws(VerificationError) -> JSONValue {
+        let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelope, as: model)
         try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
         return .object(payload)
     }
