@@ -46,6 +46,8 @@ public struct CertificateBuilder: Sendable {
     public var includeKeyIdentifiers = true
     /// Further extensions in OpenSSL's configuration syntax (critical or not), added last.
     public var extensions: [Extension] = []
+    /// Whether to make a version 1 certificate: no extensions at all (the ones above are ignored).
+    public var isVersion1 = false
 
     /// Starts a certificate for `publicKey` named `subject`, valid from `notBefore` to `notAfter`.
     public init(subject: DistinguishedName, publicKey: ECPublicKey, notBefore: Int64, notAfter: Int64) {
@@ -83,7 +85,7 @@ public struct CertificateBuilder: Sendable {
             throw CryptoError.openSSL(.libraryFailure, "could not allocate a certificate")
         }
         defer { X509_free(x509) }
-        guard X509_set_version(x509, 2) == 1,
+        guard X509_set_version(x509, isVersion1 ? 0 : 2) == 1,
             ASN1_INTEGER_set_uint64(X509_get_serialNumber(x509), serialNumber) == 1,
             ASN1_TIME_adj(X509_getm_notBefore(x509), time_t(Self.seconds(notBefore)), 0, 0) != nil,
             ASN1_TIME_adj(X509_getm_notAfter(x509), time_t(Self.seconds(notAfter)), 0, 0) != nil,
@@ -92,7 +94,7 @@ public struct CertificateBuilder: Sendable {
             throw CryptoError.openSSL(.libraryFailure, "could not set the certificate's basic fields")
         }
         try setNames(x509, issuer: issuer)
-        try addExtensions(x509, issuer: issuer)
+        if !isVersion1 { try addExtensions(x509, issuer: issuer) }
         guard X509_sign(x509, issuerKey.pkey, digest.evpMD) > 0 else {
             throw CryptoError.openSSL(.libraryFailure, "could not sign the certificate")
         }

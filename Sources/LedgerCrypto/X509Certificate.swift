@@ -28,6 +28,8 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     public let extensionOIDs: [String]
     /// The dotted OIDs of the extensions marked critical, in certificate order.
     public let criticalExtensionOIDs: [String]
+    /// The certificate's version: 1 (no extensions at all), 2 or 3.
+    public let version: Int
     /// Whether basicConstraints says `cA: TRUE`.
     public let isCA: Bool
     /// basicConstraints' pathLenConstraint, when present.
@@ -63,6 +65,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         self.notBefore = notBefore
         self.notAfter = notAfter
         (self.extensionOIDs, self.criticalExtensionOIDs) = X509CertificateFields.extensionOIDs(x509)
+        self.version = Int(X509_get_version(x509)) + 1
         let flags = X509_get_extension_flags(x509)
         self.isCA = flags & ledger_EXFLAG_CA() != 0
         let pathLength = X509_get_pathlen(x509)

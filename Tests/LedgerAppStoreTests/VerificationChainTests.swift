@@ -66,6 +66,18 @@ struct VerificationChainTests {
         }
     }
 
+    /// A version 1 root has no extensions to say it is a CA; swift-certificates' policy lets it issue, and so does
+    /// the verifier.
+    @Test func aVersion1TrustRootAnchorsTheChain() throws {
+        var options = ApplePKI.Options()
+        options.rootIsVersion1 = true
+        let pki = try TestPKI(options)
+        #expect(pki.pki.root.version == 1)
+        #expect(throws: Never.self) {
+            try pki.verifier().verifyTransaction(try pki.sign(TestPKI.Payloads.transaction()))
+        }
+    }
+
     @Test func aRootWhosePathLengthForbidsIntermediatesIsRejected() throws {
         var options = ApplePKI.Options()
         options.rootPathLength = 0

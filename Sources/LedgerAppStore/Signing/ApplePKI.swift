@@ -26,6 +26,7 @@ public struct ApplePKI: Sendable {
             subject: options.rootName, publicKey: rootKey.publicKey,
             notBefore: options.rootValidity.lowerBound, notAfter: options.rootValidity.upperBound)
         rootBuilder.isCA = options.rootIsCA
+        rootBuilder.isVersion1 = options.rootIsVersion1
         rootBuilder.keyUsage = [.keyCertSign, .cRLSign]
         rootBuilder.pathLengthConstraint = options.rootPathLength
         rootBuilder.extensions = options.rootExtensions
@@ -98,6 +99,8 @@ extension ApplePKI {
         public var intermediateIsCA = true
         /// Whether the root is a CA (basicConstraints cA).
         public var rootIsCA = true
+        /// Whether the root is a version 1 certificate (no extensions at all, so no basicConstraints).
+        public var rootIsVersion1 = false
         /// The root's pathLenConstraint, if any.
         public var rootPathLength: Int? = nil
         /// The root's validity, in milliseconds since the epoch.

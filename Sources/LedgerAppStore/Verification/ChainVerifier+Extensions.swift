@@ -35,12 +35,13 @@ extension ChainVerifier {
 
     /// Why a trust root that issued `intermediate` cannot anchor this chain, or nil when it can: a root
     /// that is not a CA (every issuer in the chain must be one, the root too, as in swift-certificates'
-    /// RFC 5280 policy), a malformed or unhandled critical extension on the root, or names of the
-    /// intermediate or the leaf outside the root's nameConstraints.
+    /// RFC 5280 policy; a version 1 certificate, which has no extensions to say so, may issue), a malformed
+    /// or unhandled critical extension on the root, or names of the intermediate or the leaf outside the
+    /// root's nameConstraints.
     static func problem(root: X509Certificate, intermediate: X509Certificate, leaf: X509Certificate)
         -> String?
     {
-        guard root.isCA else {
+        guard root.isCA || root.version == 1 else {
             return "the trust root \(root.subjectSummary) is not a CA (basicConstraints cA is not true); it cannot"
                 + " issue the intermediate"
         }
