@@ -120,6 +120,21 @@ struct VerificationAcceptanceTests {
         }
     }
 
+    /// The header is decoded as Apple's libraries decode it: a `typ` or `kid` that is not a string is a format error,
+    /// a string one is ignored.
+    @Test func aHeaderFieldOfTheWrongTypeIsAFormatError() throws {
+        let pki = TestPKI.shared
+        let x5c = JSONValue.array(pki.pki.x5c.map { .string(Base64.encode($0)) })
+        for (name, value) in [("typ", JSONValue.integer(1)), ("kid", .bool(true))] {
+            let header: JSONObject = ["alg": "ES256", "x5c": x5c, name: value]
+            let signed = try JWSSigner(privateKey: pki.pki.leafKey, header: header).sign(TestPKI.Payloads.transaction())
+            #expect(throws: VerificationError(.invalidJWTFormat, "")) { try pki.verifier().verifyTransaction(signed) }
+        }
+        let header: JSONObject = ["alg": "ES256", "x5c": x5c, "typ": "JWT", "kid": "key"]
+        let signed = try JWSSigner(privateKey: pki.pki.leafKey, header: header).sign(TestPKI.Payloads.transaction())
+        #expect(throws: Never.self) { try pki.verifier().verifyTransaction(signed) }
+    }
+
     @Test func rejectsASignedDateOutsideTheCertificatesValidity() throws {
         let day: Int64 = 86_400_000
         let start = TestPKI.Payloads.signedDate

@@ -32,10 +32,11 @@ struct SigningHeader: Sendable {
         }
     }
 
-    /// Applies Apple's header rules: an `x5c` array of strings (`INVALID_JWT_FORMAT`), `alg` ES256
+    /// Applies Apple's header rules: the header's types (``checkTypes(_:)``), an `x5c` (`INVALID_JWT_FORMAT`), `alg` ES256
     /// (`INVALID_JWT_FORMAT`), exactly three certificates (`INVALID_CHAIN_LENGTH`), the first two
     /// standard base64 (`INVALID_CERTIFICATE`).
     init(_ header: JSONObject) throws(VerificationError) {
+        try Self.checkTypes(header)
         guard let chain = header["x5c"], !chain.isNull else {
             throw VerificationError(
                 .invalidJWTFormat,
