@@ -40,12 +40,12 @@ extension LedgerAPI {
         }
         let owner = try subject(body)
         let (reason, name) = try operatorFields(body)
-        let (outcome, now) = try serviceCall { () throws(ServiceError) in
+        let answer = try serviceCall { () throws(ServiceError) in
             let outcome = try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
-            return (outcome, try ledger.subscriptionOwner(otid))
+            // The owner now: a subscription whose transactions carry an appAccountToken stays that token's.
+            return outcome.answer(link: try ledger.linkEffect(originalTransactionId: otid, owner: owner))
         }
-        // The owner now: a subscription whose transactions carry an appAccountToken stays that token's.
-        return appended(outcome, extra: ["owner": now.owner.ownerJSON, "linked": .bool(now.owner.matches(owner))])
+        return .json(.object(answer))
     }
 
     func subject(_ value: JSONValue?) throws -> SubjectQuery {
@@ -83,13 +83,7 @@ extension LedgerAPI {
         return (reason, name)
     }
 
-    func appended(_ outcome: AppendOutcome, extra: JSONObject = [:]) -> HTTPResponse {
-        var object: JSONObject
-        switch outcome {
-        case .appended(let seq, _): object = ["appended": true, "seq": .integer(Int64(clamping: seq))]
-        case .duplicate(let seq): object = ["appended": false, "seq": .integer(Int64(clamping: seq))]
-        }
-        for (key, value) in extra { object[key] = value }
-        return .json(.object(object))
+    func appended(_ outcome: AppendOutcome) -> HTTPResponse {
+        .json(.object(outcome.answer()))
     }
 }

@@ -30,6 +30,25 @@ public enum OpenAPIDocument {
               in: query
               description: Only records appended at or before this time count (default all).
               schema: {type: string}
+            asOf:
+              name: asOf
+              in: query
+              description: Only records effective at or before this time (default all).
+              schema: {type: string}
+          responses:
+            State:
+              description: The state.
+              content: {application/json: {schema: {$ref: "#/components/schemas/Entitlement"}}}
+            History:
+              description: The history.
+              content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
+            BadBody:
+              description: Bad body.
+              content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+            NoAdminToken:
+              description: Missing or wrong admin token.
+            AdminOff:
+              description: The server was started without --admin-token.
           schemas:
             Time:
               description: ISO 8601 UTC or milliseconds since the epoch.
@@ -121,7 +140,7 @@ public enum OpenAPIDocument {
                 - {$ref: "#/components/parameters/at"}
                 - {$ref: "#/components/parameters/knownAt"}
               responses:
-                "200": {description: The state., content: {application/json: {schema: {$ref: "#/components/schemas/Entitlement"}}}}
+                "200": {$ref: "#/components/responses/State"}
                 "400": {description: Bad parameter.}
                 "401": {description: Missing or wrong token.}
           /v1/accounts/{uuid}/entitlement:
@@ -133,7 +152,7 @@ public enum OpenAPIDocument {
                 - {$ref: "#/components/parameters/at"}
                 - {$ref: "#/components/parameters/knownAt"}
               responses:
-                "200": {description: The state., content: {application/json: {schema: {$ref: "#/components/schemas/Entitlement"}}}}
+                "200": {$ref: "#/components/responses/State"}
           /v1/subscriptions/{originalTransactionId}/entitlement:
             get:
               summary: One subscription's entitlement.
@@ -143,7 +162,7 @@ public enum OpenAPIDocument {
                 - {$ref: "#/components/parameters/at"}
                 - {$ref: "#/components/parameters/knownAt"}
               responses:
-                "200": {description: The state., content: {application/json: {schema: {$ref: "#/components/schemas/Entitlement"}}}}
+                "200": {$ref: "#/components/responses/State"}
           /v1/users/{id}/history:
             get:
               summary: Every record about a user, in effective-time order.
@@ -151,10 +170,9 @@ public enum OpenAPIDocument {
               parameters:
                 - {name: id, in: path, required: true, schema: {type: integer}}
                 - {$ref: "#/components/parameters/knownAt"}
+                - {$ref: "#/components/parameters/asOf"}
               responses:
-                "200":
-                  description: The history.
-                  content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
+                "200": {$ref: "#/components/responses/History"}
           /v1/accounts/{uuid}/history:
             get:
               summary: Every record about an appAccountToken, in effective-time order.
@@ -162,10 +180,9 @@ public enum OpenAPIDocument {
               parameters:
                 - {name: uuid, in: path, required: true, schema: {type: string, format: uuid}}
                 - {$ref: "#/components/parameters/knownAt"}
+                - {$ref: "#/components/parameters/asOf"}
               responses:
-                "200":
-                  description: The history.
-                  content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
+                "200": {$ref: "#/components/responses/History"}
           /v1/subscriptions/{originalTransactionId}/history:
             get:
               summary: Every record about one subscription (and the corrections addressed to its owner).
@@ -173,10 +190,9 @@ public enum OpenAPIDocument {
               parameters:
                 - {name: originalTransactionId, in: path, required: true, schema: {type: string}}
                 - {$ref: "#/components/parameters/knownAt"}
+                - {$ref: "#/components/parameters/asOf"}
               responses:
-                "200":
-                  description: The history.
-                  content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
+                "200": {$ref: "#/components/responses/History"}
           /v1/events:
             get:
               summary: Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 at once; more answer at once).
@@ -242,9 +258,9 @@ public enum OpenAPIDocument {
                         operator: {type: string, maxLength: 200}
               responses:
                 "200": {description: Appended (or appended before)., content: {application/json: {schema: {$ref: "#/components/schemas/Appended"}}}}
-                "400": {description: Bad body., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
-                "401": {description: Missing or wrong admin token.}
-                "403": {description: The server was started without --admin-token.}
+                "400": {$ref: "#/components/responses/BadBody"}
+                "401": {$ref: "#/components/responses/NoAdminToken"}
+                "403": {$ref: "#/components/responses/AdminOff"}
           /v1/links:
             post:
               summary: Append a link attaching an orphan subscription to a user or account (admin token).
@@ -281,9 +297,9 @@ public enum OpenAPIDocument {
                                   userId: {type: [integer, "null"]}
                                   appAccountToken: {type: [string, "null"]}
                               linked: {type: boolean}
-                "400": {description: Bad body., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
-                "401": {description: Missing or wrong admin token.}
-                "403": {description: The server was started without --admin-token.}
+                "400": {$ref: "#/components/responses/BadBody"}
+                "401": {$ref: "#/components/responses/NoAdminToken"}
+                "403": {$ref: "#/components/responses/AdminOff"}
           /healthz:
             get:
               summary: Liveness and head sequence.

@@ -33,11 +33,11 @@ enum OperatorCommands {
         defer { ledger.log.close() }
         do {
             let outcome = try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
-            let now = try ledger.subscriptionOwner(otid)
-            report(outcome, context, link: (now.owner, now.owner.matches(owner)))
-            if now.known, !now.owner.matches(owner) {
+            let effect = try ledger.linkEffect(originalTransactionId: otid, owner: owner)
+            report(outcome, context, link: effect)
+            if effect.known, !effect.linked {
                 Terminal.err(
-                    "warning: subscription \(otid) is owned by \(Self.describe(now.owner)) through the appAccountToken"
+                    "warning: subscription \(otid) is owned by \(Self.describe(effect.owner)) through the appAccountToken"
                         + " on its transactions, which decides over links: this link changes nothing while they carry"
                         + " it\n")
             }
@@ -97,19 +97,9 @@ enum OperatorCommands {
 
     /// Prints what an operator command appended; a link's report also names the subscription's owner now and
     /// whether that is the owner the link names.
-    static func report(_ outcome: AppendOutcome, _ context: CommandContext, link: (owner: Subject, linked: Bool)? = nil)
-    {
-        var json: JSONObject
-        switch outcome {
-        case .appended(let seq, _): json = ["appended": true, "seq": .integer(Int64(clamping: seq))]
-        case .duplicate(let seq): json = ["appended": false, "seq": .integer(Int64(clamping: seq))]
-        }
-        if let link {
-            json["owner"] = link.owner.ownerJSON
-            json["linked"] = .bool(link.linked)
-        }
+    static func report(_ outcome: AppendOutcome, _ context: CommandContext, link: LinkEffect? = nil) {
         if context.json {
-            context.printJSON(.object(json))
+            context.printJSON(.object(outcome.answer(link: link)))
         } else if case .appended(let seq, _) = outcome {
             Terminal.line("appended as record \(seq)")
         } else {

@@ -78,17 +78,16 @@ extension EntitlementFold {
             }
             return texts.precedes(facts[rhs].key, facts[lhs].key)
         }
-        var bits = 3
-        while 1 << bits < 2 * group.members.count { bits += 1 }
-        let mask = (1 << bits) - 1
+        let shape = HashSlots(keys: group.members.count)
+        let mask = shape.mask
         typealias Slot = (hash: UInt64, member: Int)
-        withUnsafeTemporaryAllocation(of: Slot.self, capacity: mask + 1) { table in
+        withUnsafeTemporaryAllocation(of: Slot.self, capacity: shape.count) { table in
             table.initialize(repeating: (0, -1))
             defer { _ = table.deinitialize() }
             for member in index.members[group.members] where facts[member].hasTransaction {
                 let id = facts[member].transactionId
                 let hash = texts.hash(id)
-                var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+                var slot = shape.first(hash)
                 while true {
                     let kept = table[slot]
                     if kept.member < 0 {

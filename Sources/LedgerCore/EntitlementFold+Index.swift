@@ -156,16 +156,15 @@ extension EntitlementFold {
         /// (false, and the sort decides, when two hashes meet).
         private static func hashesAreDistinct(_ members: ArraySlice<Int>, _ facts: [Fact]) -> Bool {
             guard members.count > 1 else { return true }
-            var bits = 3
-            while 1 << bits < 2 * members.count { bits += 1 }
-            let mask = (1 << bits) - 1
-            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: mask + 1) { table in
+            let shape = HashSlots(keys: members.count)
+            let mask = shape.mask
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: shape.count) { table in
                 // 0 marks an empty slot: a hash of 0 is kept as 1 (two hashes made to meet only send the members
                 // to the sort).
                 table.initialize(repeating: 0)
                 for member in members {
                     let hash = max(facts[member].keyHash, 1)
-                    var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+                    var slot = shape.first(hash)
                     while table[slot] != 0 {
                         if table[slot] == hash { return false }
                         slot = (slot + 1) & mask
@@ -186,7 +185,7 @@ extension EntitlementFold {
             // Keys are almost always distinct: sort (hash, index) pairs, side by side, and look at the facts only
             // when two hashes tie (a duplicate, or a collision).
             withUnsafeTemporaryAllocation(of: (hash: UInt64, index: Int).self, capacity: range.count) { buffer in
-                var keyed = buffer
+                let keyed = buffer
                 for (slot, position) in range.enumerated() {
                     keyed.initializeElement(at: slot, to: (facts[list[position]].keyHash, list[position]))
                 }
@@ -273,7 +272,7 @@ extension EntitlementFold {
         }
 
         private static func slot(_ hash: UInt64, _ count: Int) -> Int {
-            Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - count.trailingZeroBitCount))
+            HashSlots(count: count).first(hash)
         }
     }
 }

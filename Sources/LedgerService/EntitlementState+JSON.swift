@@ -36,11 +36,3 @@ extension SubscriptionState {
         ])
     }
 }
-
-extension Subject {
-    /// The owner as JSON: `{"userId": N|null, "appAccountToken": T|null}` (both null: nobody), as `state` names its
-    /// subject.
-    public var ownerJSON: JSONValue {
-        .object(["userId": .integer(userId), "appAccountToken": .string(appAccountToken)])
-    }
-}

@@ -27,17 +27,17 @@ extension Ledger {
         return try append([(record, nil)])[0]
     }
 
-    /// Who owns subscription `originalTransactionId` as the ledger now answers (the appAccountToken on its
-    /// transactions, else its latest link; nobody for an orphan or a subscription it has no record of), and
-    /// whether the ledger has records of it. A link to a subscription whose transactions carry a token is
-    /// recorded but changes nothing while they do: `ledger link` and `POST /v1/links` say so.
-    public func subscriptionOwner(_ originalTransactionId: String) throws(ServiceError)
-        -> (owner: Subject, known: Bool)
-    {
-        let query = SubjectQuery.originalTransaction(originalTransactionId)
-        let state = fold.state(of: query, records: try foldRecords(for: query), at: .distantFuture, knownAt: nil)
-        let owner = Subject(appAccountToken: state.appAccountToken, userId: state.userId)
-        return (owner, state.subscriptions.contains { $0.originalTransactionId == originalTransactionId })
+    /// What a link to `owner` does to subscription `originalTransactionId`, as the ledger now answers: who owns it
+    /// (the appAccountToken on its transactions, else its latest link; nobody for an orphan or a subscription it
+    /// has no record of), whether the ledger has records of it, and whether its owner is `owner`. A link to a
+    /// subscription whose transactions carry a token is recorded but changes nothing while they do: `ledger link`
+    /// and `POST /v1/links` say so.
+    public func linkEffect(originalTransactionId: String, owner: SubjectQuery) throws(ServiceError) -> LinkEffect {
+        let state = try state(of: .originalTransaction(originalTransactionId), at: .distantFuture, knownAt: nil)
+        let now = Subject(appAccountToken: state.appAccountToken, userId: state.userId)
+        return LinkEffect(
+            owner: now, known: state.subscriptions.contains { $0.originalTransactionId == originalTransactionId },
+            linked: now.matches(owner))
     }
 
     /// Appends a correction for a subject. A grant must name a product of the catalog (it gives that product's

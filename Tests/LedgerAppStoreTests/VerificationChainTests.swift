@@ -8,6 +8,20 @@ import Testing
 /// Chain rules beyond the acceptance list, and the chain cache.
 @Suite("Verification: certificate chain and cache")
 struct VerificationChainTests {
+    /// Why a transaction signed by a PKI shaped by `options` fails verification against that PKI's own root, or
+    /// nil when it verifies.
+    static func failure(of options: ApplePKI.Options) throws -> VerificationError? {
+        let pki = try TestPKI(options)
+        let signed = try pki.sign(TestPKI.Payloads.transaction())
+        let verifier = try pki.verifier()
+        do {
+            _ = try verifier.verifyTransaction(signed)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func x5cRootIsNeverTrustedOrEvenRead() throws {
         // Apple's own test fixture carries an x5c[2] that differs from the configured root.
         let pki = TestPKI.shared
@@ -39,31 +53,18 @@ struct VerificationChainTests {
     @Test func anIntermediateThatIsNotACAIsRejected() throws {
         var options = ApplePKI.Options()
         options.intermediateIsCA = false
-        let pki = try TestPKI(options)
-        let signed = try pki.sign(TestPKI.Payloads.transaction())
-        let verifier = try pki.verifier()
-        do {
-            _ = try verifier.verifyTransaction(signed)
-            Issue.record("a chain through a non-CA intermediate was accepted")
-        } catch {
-            #expect(error.status == .verificationFailure)
-            #expect(error.message.contains("not a CA"))
-        }
+        let error = try #require(try Self.failure(of: options), "a chain through a non-CA intermediate was accepted")
+        #expect(error.status == .verificationFailure)
+        #expect(error.message.contains("not a CA"))
     }
 
     @Test func aTrustRootThatIsNotACAAnchorsNothing() throws {
         var options = ApplePKI.Options()
         options.rootIsCA = false
-        let pki = try TestPKI(options)
-        let signed = try pki.sign(TestPKI.Payloads.transaction())
-        let verifier = try pki.verifier()
-        do {
-            _ = try verifier.verifyTransaction(signed)
-            Issue.record("a chain anchored by a trust root that is not a CA was accepted")
-        } catch {
-            #expect(error.status == .verificationFailure)
-            #expect(error.message.contains("trust root") && error.message.contains("not a CA"))
-        }
+        let error = try #require(
+            try Self.failure(of: options), "a chain anchored by a trust root that is not a CA was accepted")
+        #expect(error.status == .verificationFailure)
+        #expect(error.message.contains("trust root") && error.message.contains("not a CA"))
     }
 
     /// A version 1 root has no extensions to say it is a CA; swift-certificates' policy lets it issue, and so does
@@ -90,16 +91,9 @@ struct VerificationChainTests {
     @Test func aLeafKeyThatIsNotP256IsAVerificationFailure() throws {
         var options = ApplePKI.Options()
         options.leafCurve = .p384
-        let pki = try TestPKI(options)
-        let signed = try pki.sign(TestPKI.Payloads.transaction())
-        let verifier = try pki.verifier()
-        do {
-            _ = try verifier.verifyTransaction(signed)
-            Issue.record("a P-384 leaf was accepted for ES256")
-        } catch {
-            #expect(error.status == .verificationFailure)
-            #expect(error.message.contains("P-256"))
-        }
+        let error = try #require(try Self.failure(of: options), "a P-384 leaf was accepted for ES256")
+        #expect(error.status == .verificationFailure)
+        #expect(error.message.contains("P-256"))
     }
 
     @Test(arguments: [DigestAlgorithm.sha256, .sha384])
