@@ -28,6 +28,9 @@ struct CommandContext {
         arguments.value("--data") ?? environment["LEDGER_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "Events"
     }
 
+    /// Where temporary files go: `$TMPDIR` (when set and not empty), else `/tmp`.
+    var temporaryDirectory: String { environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp" }
+
     /// Where the ledger lives when not in the data directory: `--store URL`, else `$LEDGER_STORE` (a
     /// `postgres://` or `postgresql://` connection string); nil means the file log in ``dataDirectory``.
     var store: String? {

@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerCrypto
 import LedgerJSON
 import LedgerService
 
@@ -17,7 +18,7 @@ enum ExportImportCommands {
             try ledger.log.forEach(from: UInt64(from)) { record in
                 let line = try ledger.exportLine(record)
                 if line["evidence"]?["signedPayload"] == .null { missingEvidence.append(record.seq) }
-                try line.write(into: &buffer)
+                line.write(into: &buffer)
                 buffer.append(0x0A)
                 if buffer.count > 1 << 20 {
                     Terminal.out(String(decoding: buffer, as: UTF8.self))
@@ -40,34 +41,158 @@ enum ExportImportCommands {
         return 0
     }
 
-    static func importFile(_ context: CommandContext) throws(CLIError) -> Int32 {
-        let bytes = try InputFile.read(context.arguments.positionals[0], limit: 8 << 30)
-        var lines: [JSONValue] = []
-        for (index, line) in bytes.split(separator: 0x0A).enumerated() where line.contains(where: { $0 > 0x20 }) {
-            do {
-                lines.append(try JSONValue.parse(Array(line)))
-            } catch {
-                throw CLIError.failure("line \(index + 1) is not JSON: \(error)")
-            }
+    /// The longest export line taken (a line carries its record's signed payload, which the webhook bounds at
+    /// 1 MiB, and the record twice more).
+    static let maxImportLineBytes = 8 << 20
+
+    /// Imports an export in two streaming passes, so that its size is bounded by neither memory nor a limit: the
+    /// first parses and checks every line (``Ledger/ImportCheck``) and appends nothing, the second appends the
+    /// lines a batch at a time. Standard input is spooled to a temporary file during the first pass for the second
+    /// to read; a file is read twice, each batch's bytes checked against the first pass's digest of them before
+    /// it is appended (a file changed in between stops the import there, with what was appended said).
+    /// `secondPass` reads the second pass from another file (tests: an export changed between the passes).
+    static func importFile(_ context: CommandContext, secondPass: String? = nil) throws(CLIError) -> Int32 {
+        let input = context.arguments.positionals[0]
+        let batchSize = Int(try context.integer("--batch", in: 1...1 << 20) ?? Int64(Ledger.importBatchSize))
+        let spool = input == "-" ? try Spool(label: "import", in: context.temporaryDirectory) : nil
+        defer { spool?.remove() }
+        let checked = try checkPass(context, input: input, batchSize: batchSize, spool: spool)
+        let ledger: Ledger
+        if let opened = checked.ledger {
+            ledger = opened
+        } else {
+            ledger = try Commands.openWriter(context, environment: nil)
         }
-        let environment = lines.lazy.compactMap { $0["record"]?["environment"]?.string }.first
-            .map(LedgerEnvironment.init(rawValue:))
-        let ledger = try Commands.openWriter(context, environment: environment)
         defer { ledger.log.close() }
-        let progress = Progress(label: "import", total: lines.count)
-        let result: (appended: Int, alreadyKnown: Int)
-        do {
-            // Every line is checked (against the export's own chain hashes too) before anything is appended.
-            result = try ledger.importLines(lines) { progress.update($0) }
-            progress.finish()
-        } catch {
-            progress.finish()
-            throw Commands.failure(error)
-        }
+        let second = try LineBatches(
+            path: secondPass ?? spool?.path ?? input, batchSize: batchSize, lineLimit: maxImportLineBytes)
+        let appended = try appendPass(second, into: ledger, input: input, checked: checked)
         let summary: JSONValue = .object([
-            "appended": .int(result.appended), "alreadyKnown": .int(result.alreadyKnown),
+            "appended": .int(appended), "alreadyKnown": .int(checked.lines - appended),
         ])
         Terminal.line(summary.serialized())
         return 0
+    }
+
+    /// What the first pass of an import found: the ledger it opened for writing at the first line (nil for an
+    /// export without lines), how many lines it checked, and the SHA-256 of each batch's bytes.
+    private struct CheckedExport {
+        var ledger: Ledger?
+        var lines = 0
+        var digests: [[UInt8]] = []
+    }
+
+    /// The first pass: parses and checks every line, spooling it when `spool` is given; appends nothing. Opens
+    /// the data directory for writing at the first line, bound to the environment of its record.
+    private static func checkPass(_ context: CommandContext, input: String, batchSize: Int, spool: Spool?)
+        throws(CLIError) -> CheckedExport
+    {
+        var checked = CheckedExport()
+        var check: Ledger.ImportCheck?
+        let lines = try LineBatches(path: input, batchSize: batchSize, lineLimit: maxImportLineBytes)
+        do throws(CLIError) {
+            for batch in lines {
+                try checkRead(lines, input)
+                for line in batch {
+                    checked.lines += 1
+                    let json = try parse(line, number: checked.lines)
+                    let ledger: Ledger
+                    if let opened = checked.ledger {
+                        ledger = opened
+                    } else {
+                        let environment = json["record"]?["environment"]?.string
+                            .map(LedgerEnvironment.init(rawValue:))
+                        ledger = try Commands.openWriter(context, environment: environment)
+                        checked.ledger = ledger
+                        check = ledger.importCheck()
+                    }
+                    do {
+                        try check?.check(try ledger.importItem(json, number: checked.lines))
+                    } catch {
+                        throw Commands.failure(error)
+                    }
+                    try spool?.append(line)
+                }
+                checked.digests.append(digest(batch))
+            }
+            try checkRead(lines, input)
+            try spool?.flush()
+        } catch {
+            checked.ledger?.log.close()  // the caller closes it only when the pass succeeds
+            throw error
+        }
+        return checked
+    }
+
+    /// The second pass: appends the lines a batch at a time, each batch's bytes first compared with what the first
+    /// pass checked. Returns how many records were appended.
+    private static func appendPass(_ lines: LineBatches, into ledger: Ledger, input: String, checked: CheckedExport)
+        throws(CLIError) -> Int
+    {
+        let progress = Progress(label: "import", total: checked.lines)
+        defer { progress.finish() }
+        var appended = 0
+        var done = 0
+        for (index, batch) in lines.enumerated() {
+            guard index < checked.digests.count, digest(batch) == checked.digests[index] else {
+                throw changed(input, appended: appended, lines: done)
+            }
+            var items: [Ledger.ExportItem] = []
+            items.reserveCapacity(batch.count)
+            for line in batch {
+                done += 1
+                let json = try parse(line, number: done)
+                do {
+                    items.append(try ledger.importItem(json, number: done))
+                } catch {
+                    throw Commands.failure(error)
+                }
+            }
+            do {
+                appended += try ledger.appendImported(items)
+            } catch {
+                throw Commands.failure(error)
+            }
+            progress.update(done)
+        }
+        try checkRead(lines, input)
+        guard done == checked.lines else { throw changed(input, appended: appended, lines: done) }
+        return appended
+    }
+
+    /// The SHA-256 of a batch's lines, each followed by a newline.
+    private static func digest(_ batch: [[UInt8]]) -> [UInt8] {
+        var digest = SHA256()
+        for line in batch {
+            digest.update(line)
+            digest.update([0x0A])
+        }
+        return digest.finalize()
+    }
+
+    /// Line `number` of an export, parsed.
+    private static func parse(_ line: [UInt8], number: Int) throws(CLIError) -> JSONValue {
+        do {
+            return try JSONValue.parse(line)
+        } catch {
+            throw CLIError.failure("line \(number) is not JSON: \(error). Nothing was imported")
+        }
+    }
+
+    /// Fails when a pass over the input ended early (a read failure) or set an over-long line aside.
+    private static func checkRead(_ lines: LineBatches, _ input: String) throws(CLIError) {
+        if let failure = lines.failure { throw failure }
+        if let oversized = lines.takeOversized().first {
+            throw CLIError.failure(
+                "line \(oversized.number) of \(input) is \(oversized.size) bytes, over the \(maxImportLineBytes)-byte "
+                    + "limit of an export line. Nothing was imported")
+        }
+    }
+
+    /// The error for an input that changed between the two passes.
+    private static func changed(_ input: String, appended: Int, lines: Int) -> CLIError {
+        CLIError.failure(
+            "\(input) changed while it was imported: its first \(lines) lines were checked and imported "
+                + "(\(appended) records appended), the rest was not. Import the export again to finish")
     }
 }

@@ -109,8 +109,17 @@ public enum LedgerCommands {
             ]),
         CommandSpec(
             name: "import", summary: "Append an export, idempotently.",
-            usage: ["import [--data DIR | --store URL] FILE|-"],
-            options: [data, store, json, catalog], positionals: 1...1, positionalName: "FILE|-"),
+            usage: ["import [--data DIR | --store URL] [--batch N] FILE|-"],
+            discussion:
+                "Reads the export twice, a batch at a time (standard input is spooled to $TMPDIR): first every line is "
+                + "checked and nothing appended, then the records are appended.",
+            options: [
+                data, store,
+                OptionSpec(
+                    "--batch", value: "N", "Records appended at once (default 8192; each batch is held in memory)."),
+                json, catalog,
+            ],
+            positionals: 1...1, positionalName: "FILE|-"),
         CommandSpec(
             name: "rebuild", summary: "Re-derive every projection, index and snapshot from the log.",
             usage: ["rebuild [--data DIR | --store URL]"], options: [data, store, json, catalog]),

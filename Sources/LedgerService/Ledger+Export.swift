@@ -43,77 +43,105 @@ extension Ledger {
     /// Appends the records of export lines, idempotently (a record already in the log by its idempotency
     /// key is skipped). Every line is parsed and checked once, before anything is appended: the payload must
     /// decode, the keys must be the record's own, the evidence must hash to what the record references, and the
-    /// chain hashes must be the export's (``checkChain(_:)``). Appends in batches of 8,192, calling `progress`
-    /// with the lines done after each.
+    /// chain hashes must be the export's (``ImportCheck``). Appends in batches of ``importBatchSize``, calling
+    /// `progress` with the lines done after each. Holds every line: an export too large for memory goes through
+    /// ``importItem(_:number:)``, ``importCheck()`` and ``appendImported(_:)`` a batch at a time instead.
     public func importLines(_ lines: [JSONValue], progress: ((Int) -> Void)? = nil) throws(ServiceError)
         -> (appended: Int, alreadyKnown: Int)
     {
         var items: [ExportItem] = []
         items.reserveCapacity(lines.count)
-        for (index, line) in lines.enumerated() { items.append(try exportItem(line, number: index + 1)) }
-        try checkChain(items)
+        for (index, line) in lines.enumerated() { items.append(try importItem(line, number: index + 1)) }
+        var check = importCheck()
+        for item in items { try check.check(item) }
         var appended = 0
         var start = 0
         while start < items.count {
-            let batch = items[start..<min(start + 8192, items.count)]
-            do {
-                let evidence = batch.compactMap(\.evidence)
-                if !evidence.isEmpty { _ = try log.putEvidence(batch: evidence) }
-                for outcome in try log.append(batch.map(\.entry)) {
-                    if case .appended = outcome { appended += 1 }
-                }
-            } catch {
-                throw ServiceError(error)
-            }
+            let batch = items[start..<min(start + Self.importBatchSize, items.count)]
+            appended += try appendImported(batch)
             start = batch.endIndex
             progress?(start)
         }
         return (appended, items.count - appended)
     }
 
-    /// One export line, parsed and checked (``exportItem(_:number:)``).
-    struct ExportItem {
+    /// How many records an import appends at once.
+    public static let importBatchSize = 8192
+
+    /// Appends checked export items (``importItem(_:number:)``, every one of the import passed through
+    /// ``ImportCheck`` first) with their evidence; returns how many were appended (the others the log held
+    /// already).
+    public func appendImported(_ items: some Collection<ExportItem>) throws(ServiceError) -> Int {
+        do {
+            let evidence = items.compactMap(\.evidence)
+            if !evidence.isEmpty { _ = try log.putEvidence(batch: evidence) }
+            var appended = 0
+            for outcome in try log.append(items.map(\.entry)) {
+                if case .appended = outcome { appended += 1 }
+            }
+            return appended
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// One export line, parsed and checked (``importItem(_:number:)``): what an import appends.
+    public struct ExportItem: Sendable {
         let number: Int
         let entry: LogEntry
-        let environment: LedgerEnvironment
+        /// The environment of the record the line carries.
+        public let environment: LedgerEnvironment
         /// The evidence bytes the record references, hashed against the reference.
         let evidence: [UInt8]?
         let exportedSeq: Int64
         let exportedHash: [UInt8]
     }
 
-    /// Checks that importing `items` reproduces the chain hashes the export carries wherever it continues the
-    /// exporter's chain: a record that lands at its exported seq right after a record whose hash is the
-    /// exporter's (from the first record of an empty log on, the environment's genesis hash) must get its
+    /// A check of an import's items in their order, against this log as it is now (see ``ImportCheck``).
+    public func importCheck() -> ImportCheck { ImportCheck(self) }
+
+    /// Checks that importing export items, in order, reproduces the chain hashes the export carries wherever it
+    /// continues the exporter's chain: a record that lands at its exported seq right after a record whose hash is
+    /// the exporter's (from the first record of an empty log on, the environment's genesis hash) must get its
     /// exported `hash`. So an export altered after it was written (a payload, a time) is refused whole instead of
     /// being appended with another hash, and so is one with lines deleted from it (its seqs jump where it continues
-    /// the exporter's chain). Records the log holds already are skipped, as the import skips them;
-    /// where the import does not continue the exporter's chain (another log's records before it) there is
-    /// nothing to compare, and nothing is refused.
-    ///
-    /// - Throws: ``ServiceError`` `invalidInput` naming the first line whose record does not hash as exported.
-    private func checkChain(_ items: [ExportItem]) throws(ServiceError) {
-        let head = log.head
-        var seq = head.seq
-        var previous = head.hash
-        // The exporter's hash of record `seq`, when known: the genesis hash before the first record.
-        var exporterPrevious: [UInt8]?
-        if seq == 0, let first = items.first {
-            previous = LogFormat.genesis(environment: first.environment.rawValue)
-            exporterPrevious = previous
+    /// the exporter's chain). Records the log holds already, or that came earlier in the import, are skipped, as
+    /// the import skips them; where the import does not continue the exporter's chain (another log's records
+    /// before it) there is nothing to compare, and nothing is refused. Keeps the idempotency keys it has seen.
+    public struct ImportCheck {
+        private let ledger: Ledger
+        private var seq: UInt64
+        private var previous: [UInt8]
+        /// The exporter's hash of record `seq`, when known: the genesis hash before the first record.
+        private var exporterPrevious: [UInt8]?
+        private var seen = Set<String>()
+        private var first = true
+
+        init(_ ledger: Ledger) {
+            self.ledger = ledger
+            let head = ledger.log.head
+            seq = head.seq
+            previous = head.hash
         }
-        var seen = Set<String>()
-        var first = true
-        for item in items {
+
+        /// Checks the next item.
+        ///
+        /// - Throws: ``ServiceError`` `invalidInput` naming the item's line when its record does not hash as
+        ///   exported, or the export skips records.
+        public mutating func check(_ item: ExportItem) throws(ServiceError) {
             defer { first = false }
+            if first, seq == 0 {
+                previous = LogFormat.genesis(environment: item.environment.rawValue)
+                exporterPrevious = previous
+            }
             let entry = item.entry
             guard seen.insert(entry.idempotencyKey).inserted,
-                try self.seq(forIdempotencyKey: entry.idempotencyKey) == nil
+                try ledger.seq(forIdempotencyKey: entry.idempotencyKey) == nil
             else {
                 exporterPrevious = item.exportedHash
-                continue
+                return
             }
-            guard let recordedAt = entry.recordedAt else { continue }  // always set, from recordedAtMs
+            guard let recordedAt = entry.recordedAt else { return }  // always set, from recordedAtMs
             seq += 1
             // Continuing the exporter's chain, the export's seqs are gap-free: a later seq than the next one means
             // lines were deleted from the export (the records after them would be appended renumbered).
@@ -128,17 +156,20 @@ extension Ledger {
                 throw ServiceError(
                     .invalidInput,
                     "line \(item.number): record \(seq) does not hash to the export's hash "
-                        + "\(Hex.encode(item.exportedHash)) (it gives \(Hex.encode(computed))): the export was altered after "
-                        + "it was written. Nothing was imported")
+                        + "\(Hex.encode(item.exportedHash)) (it gives \(Hex.encode(computed))): the export was altered "
+                        + "after it was written. Nothing was imported")
             }
             previous = computed
             exporterPrevious = item.exportedHash
         }
     }
 
-    /// One export line, checked: its log entry (the record's own keys), and the evidence bytes the record
-    /// references, hashed against the reference.
-    private func exportItem(_ line: JSONValue, number: Int) throws(ServiceError) -> ExportItem {
+    /// One export line (line `number` of the import), checked: its log entry (the record's own keys), and the
+    /// evidence bytes the record references, hashed against the reference.
+    ///
+    /// - Throws: ``ServiceError`` `invalidInput` naming the line and what is wrong with it, or
+    ///   `environmentMismatch` for a record of the other environment.
+    public func importItem(_ line: JSONValue, number: Int) throws(ServiceError) -> ExportItem {
         let where_ = "line \(number)"
         // The exporter's seq and chain hash are required: without them an altered record could not be told.
         guard let key = line["idempotencyKey"]?.string, let payloadText = line["payload"]?.string,

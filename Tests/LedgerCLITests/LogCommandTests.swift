@@ -3,6 +3,8 @@ import LedgerLog
 import LedgerTesting
 import Testing
 
+@testable import LedgerCLI
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -69,6 +71,55 @@ import Testing
         let original = ledger(["digest", "--data", workspace.data, "--json"]).json
         let imported = ledger(["digest", "--data", copy, "--json"]).json
         #expect(original?["head"] == imported?["head"])
+        #expect(ledger(["verify", "--data", copy]).code == 0)
+    }
+
+    @Test func anExportImportsABatchAtATimeAfterEveryLineIsChecked() throws {
+        try ingest(5)
+        let lines = ledger(["export", "--data", workspace.data]).out.split(separator: "\n").map(String.init)
+        let file = workspace.file("export.jsonl", [lines[0], "", lines[1]] + lines[2...])
+        let copy = workspace.directory.path + "/copy"
+        let first = ledger(["import", "--data", copy, "--batch", "2", file])
+        #expect(first.json == .object(["appended": 5, "alreadyKnown": 0]), "\(first.err)")
+        #expect(
+            ledger(["import", "--data", copy, "--batch", "3", file]).json
+                == .object(["appended": 0, "alreadyKnown": 5]))
+        #expect(
+            ledger(["digest", "--data", copy, "--json"]).json?["head"]
+                == ledger(["digest", "--data", workspace.data, "--json"]).json?["head"])
+        // A bad line in the last batch: checked before the first batch is appended.
+        var altered = lines
+        altered[4] = altered[4].replacing(#""subjectKeys":["#, with: #""subjectKeys":["u:1","#)
+        let refused = workspace.directory.path + "/refused"
+        let result = ledger(["import", "--data", refused, "--batch", "1", workspace.file("altered.jsonl", altered)])
+        #expect(result.code == 1)
+        #expect(result.err.contains("line 5: the subjectKeys are not the record's own"), "\(result.err)")
+        #expect(ledger(["digest", "--data", refused, "--json"]).json?["seq"] == 0, "nothing imported")
+        #expect(ledger(["import", "--data", copy, "--batch", "0", file]).code == 64)
+    }
+
+    @Test func anExportThatChangesBetweenTheTwoPassesStopsWhereItChanged() throws {
+        try ingest(4)
+        let lines = ledger(["export", "--data", workspace.data]).out.split(separator: "\n").map(String.init)
+        var altered = lines
+        altered[3] = altered[3].replacing(#""subjectKeys":["#, with: #""subjectKeys":["u:1","#)
+        let copy = workspace.directory.path + "/copy"
+        let arguments = ["import", "--data", copy, "--batch", "2", workspace.file("export.jsonl", lines)]
+        let context = try CommandContext(arguments: LedgerMain.parser.parse(arguments), environment: [:])
+        // The second pass reads another text, whose second batch differs from the one the first pass checked.
+        let capture = OutputCapture()
+        let result = Terminal.$capture.withValue(capture) {
+            Result { () throws(CLIError) in
+                try ExportImportCommands.importFile(context, secondPass: workspace.file("altered.jsonl", altered))
+            }
+        }
+        #expect(throws: CLIError.self) { try result.get() }
+        guard case .failure(let error) = result else { return }
+        #expect(
+            error.message.contains(
+                "changed while it was imported: its first 2 lines were checked and imported (2 records appended)"),
+            "\(error.message)")
+        #expect(ledger(["digest", "--data", copy, "--json"]).json?["seq"] == 2)
         #expect(ledger(["verify", "--data", copy]).code == 0)
     }
 
