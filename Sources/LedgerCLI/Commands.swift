@@ -102,12 +102,13 @@ enum Commands {
             if let url = try postgresURL(context) {
                 let store = try PostgresStore.openReader(url: url)
                 defer { store.close() }
-                return try store.verify(expectHead: expectHead, expectSeq: expectSeq)
+                return try store.verify(
+                    expectHead: expectHead, expectSeq: expectSeq, readRecord: Ledger.recordReader())
             }
             let directory = try existingDataDirectory(context)
             return try EventLog.verify(
                 at: directory, expectHead: expectHead, expectSeq: expectSeq,
-                evidenceReferences: Ledger.evidenceReferences)
+                evidenceReferences: Ledger.evidenceReferences, readRecord: Ledger.recordReader())
         } catch let error as LogError {
             throw CLIError.failure(error.message)
         } catch {

@@ -96,7 +96,8 @@ enum DemoCommand {
         // 5. Verify and digest.
         let verified: VerifyReport
         do {
-            verified = try EventLog.verify(at: dataDirectory, evidenceReferences: Ledger.evidenceReferences)
+            verified = try EventLog.verify(
+                at: dataDirectory, evidenceReferences: Ledger.evidenceReferences, readRecord: Ledger.recordReader())
         } catch {
             throw CLIError.failure(error.message)
         }

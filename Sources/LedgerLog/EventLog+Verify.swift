@@ -64,6 +64,10 @@ public struct RepairReport: Sendable, Hashable {
     }
 }
 
+/// Reads a record's payload as the layer above the log reads it (for `verify`): nil when it reads, else why not.
+/// The log itself only frames, checksums and chains payloads; what is in them is the ledger's.
+public typealias RecordReader = (UnsafeRawBufferPointer) -> String?
+
 extension EventLog {
     /// Checks every segment header and record — checksum, gap-free seq, time order and the whole hash chain —
     /// and the framing of every evidence pack entry (header and body checksums), without writing anything and
@@ -75,12 +79,14 @@ extension EventLog {
     ///     must resolve to an entry in the packs (or a per-file copy): an index lookup, the bodies are not read
     ///     (`missingEvidence`, naming the first record and the count); and bytes at the end of the last evidence
     ///     pack that a record refers to are damage, not a torn tail.
+    ///   - readRecord: reads every record's payload; the first it cannot read is an `unreadableRecord` problem (when
+    ///     nothing before it in the checks above is wrong), with the count of such records.
     ///   - progress: called now and then with the seq reached.
     /// - Throws: only when files cannot be read at all.
     public static func verify(
         at directory: String, expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), evidenceReferences: EvidenceReferenceFinder? = nil,
-        progress: ((UInt64) -> Void)? = nil
+        readRecord: RecordReader? = nil, progress: ((UInt64) -> Void)? = nil
     ) throws(LogError) -> VerifyReport {
         let layout = DataDirectory(root: directory)
         let meta = try Meta.read(fileSystem, layout)
@@ -91,14 +97,20 @@ extension EventLog {
         defer { packs.close() }
         let legacyPath = { (digest: EvidenceDigest) in legacyEvidencePath(root: layout.evidence, digest: digest.bytes) }
         var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
+        var unreadable: (count: UInt64, first: (seq: UInt64, reason: String)?)
         // Read before the walk: a live writer writes them for durable records only, which the walk then sees.
         let indexed = indexCoverage(fileSystem, layout)
         while true {
             missing = (0, nil, nil)
+            unreadable = (0, nil)
             walk = try LogWalk.run(fileSystem, layout, environment: meta?.environment, writable: false, chainFrom: 1) {
                 view in
                 if let expectSeq, view.seq == expectSeq { pinned = Array(view.hash) }
                 if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
+                if let readRecord, let reason = readRecord(view.payload) {
+                    unreadable.count += 1
+                    if unreadable.first == nil { unreadable.first = (view.seq, reason) }
+                }
                 guard let evidenceReferences, missing.error == nil,
                     let digest = reference(view.payload, evidenceReferences)
                 else { return }
@@ -140,6 +152,19 @@ extension EventLog {
                 kind: .lostRecords, segment: nil, offset: nil, seq: walk.headSeq + 1,
                 message: "\(lost); the next open for write reports the loss and goes on from record \(walk.headSeq + 1)"
             )
+        }
+        if report.problem == nil, let (seq, reason) = unreadable.first {
+            var place: (segment: String, offset: Int64)?
+            try scan(fileSystem, walk.segments, from: seq, through: seq, checkCRC: false) { _, segment, offset in
+                place = (segment, offset)
+                return false
+            }
+            let more = unreadable.count > 1 ? " (\(unreadable.count) records in all)" : ""
+            report.problem = LogProblem(
+                kind: .unreadableRecord, segment: place?.segment, offset: place?.offset, seq: seq,
+                message:
+                    "segment \(place?.segment ?? "?") byte \(place?.offset ?? 0): record \(seq) passes its checksum "
+                    + "and its chain hash but cannot be read\(more): \(reason)")
         }
         if report.problem == nil {
             let (segments, headSeq) = (walk.segments, walk.headSeq)

@@ -30,6 +30,9 @@ public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
         /// The index files cover records past the log's head: records once acknowledged are gone (a segment
         /// deleted or cut short at a record boundary, or the log replaced by an older copy).
         public static let lostRecords = Kind("lostRecords")
+        /// A record passes its checksum and its chain hash, but its payload is not a record the layer above reads
+        /// (see ``RecordReader``): written so, or by a newer version of the record encoding.
+        public static let unreadableRecord = Kind("unreadableRecord")
         /// The head differs from the expected head.
         public static let headMismatch = Kind("headMismatch")
     }

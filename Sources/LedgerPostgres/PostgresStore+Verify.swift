@@ -6,10 +6,13 @@ extension PostgresStore {
     /// times, and every chain hash recomputed from the environment's genesis hash, reporting the first problem.
     /// - Parameters:
     ///   - expectHead: a pinned head hash; the check fails unless the head has it.
+    ///   - readRecord: reads every record's payload; the first it cannot read is an `unreadableRecord` problem
+    ///     (when the chain is sound), with the count of such records.
     ///   - progress: called now and then with the seq reached.
     /// - Throws: only when the database cannot be read.
     public func verify(
-        expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil, progress: ((UInt64) -> Void)? = nil
+        expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil, readRecord: RecordReader? = nil,
+        progress: ((UInt64) -> Void)? = nil
     ) throws(LogError) -> VerifyReport {
         var pinned: [UInt8]?
         let environment = self.environment
@@ -17,6 +20,7 @@ extension PostgresStore {
         var seq: UInt64 = 0
         var time: Int64 = 0
         var problem: LogProblem?
+        var unreadable: (count: UInt64, first: (seq: UInt64, reason: String)?) = (0, nil)
         do {
             try forEach(from: 1) { record in
                 if let environment = self.environment, seq == 0, hash.isEmpty {
@@ -37,6 +41,10 @@ extension PostgresStore {
                             + "appended; restore the records table from a backup")
                 }
                 if problem != nil { throw VerifyStop() }
+                if let readRecord, let reason = record.payload.withUnsafeBytes({ readRecord($0) }) {
+                    unreadable.count += 1
+                    if unreadable.first == nil { unreadable.first = (record.seq, reason) }
+                }
                 hash = record.hash
                 seq = record.seq
                 time = record.recordedAt
@@ -51,6 +59,12 @@ extension PostgresStore {
             throw error
         } catch {
             throw LogError(.io, "verifying \(path): \(error)")
+        }
+        if problem == nil, let (seq, reason) = unreadable.first {
+            let more = unreadable.count > 1 ? " (\(unreadable.count) records in all)" : ""
+            problem = LogProblem(
+                kind: .unreadableRecord, segment: "table records", offset: nil, seq: seq,
+                message: "record \(seq) matches its chain hash but cannot be read\(more): \(reason)")
         }
         if let expectHead, problem == nil || expectSeq != nil {
             let actual = expectSeq == nil ? hash : pinned

@@ -27,6 +27,23 @@ public final class Ledger: Sendable {
     /// pack tail (``openWriter(at:environment:catalog:fileSystem:options:)`` gives it to the log itself).
     public static let evidenceReferences: EvidenceReferenceFinder = { LedgerRecord.evidenceRange(inEncoded: $0) }
 
+    /// A reader of the ledger's records for `EventLog.verify`: each payload decoded with every check the whole
+    /// decoder makes (the fold's decoder, which refuses exactly what ``LedgerRecord/init(decoding:)`` refuses, with
+    /// the same error, at a third of its cost), so that `verify` also finds a record this build cannot read (one
+    /// of a newer encoding, or bytes the writer never wrote). One reader serves one walk, on one thread.
+    public static func recordReader() -> RecordReader {
+        var batch = FoldRecords()
+        return { payload in
+            if batch.count >= 64 { batch.removeAll() }
+            do throws(CoreError) {
+                try batch.append(seq: 0, recordedAt: Instant(milliseconds: 0), payload: payload)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+    }
+
     /// Opens a data directory for writing, bound to `environment` (a directory bound to another
     /// environment is refused).
     public static func openWriter(

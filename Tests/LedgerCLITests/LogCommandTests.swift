@@ -320,6 +320,31 @@ import Testing
         }
     }
 
+    @Test func verifyFindsARecordTheLedgerCannotRead() throws {
+        try ingest(2)
+        // Appended beneath the ledger: records framed, checksummed and chained as any other, whose payloads are a
+        // record of a newer encoding and bytes that are no record at all.
+        let log = try EventLog.openWriter(at: workspace.data, environment: "Sandbox")
+        _ = try log.append([
+            LogEntry(idempotencyKey: "newer", payload: [9, 0, 0]),
+            LogEntry(idempotencyKey: "junk", payload: [1, 0xFF]),
+        ])
+        log.close()
+        let result = ledger(["verify", "--data", workspace.data, "--json"])
+        #expect(result.code == 1)
+        let problem = try #require(result.json?["problem"])
+        #expect(problem["kind"] == "unreadableRecord")
+        #expect(problem["seq"] == 3)
+        #expect(problem["segment"] == "00000000000000000001.seg")
+        #expect((problem["offset"]?.int64 ?? 0) > 128)
+        #expect(
+            result.err.contains(
+                "record 3 passes its checksum and its chain hash but cannot be read (2 records in all): record "
+                    + "encoding version 9 is newer than this build reads"),
+            "\(result.err)")
+        #expect(result.json?["headSeq"] == 4, "the walk still reports the whole log")
+    }
+
     @Test func rebuildReportsTheProjection() throws {
         try ingest(2)
         let result = ledger(["rebuild", "--data", workspace.data, "--json"])

@@ -142,6 +142,25 @@ enum Conformance {
         #expect(report.headSeq == 1)
     }
 
+    /// `verify` reads every payload with the reader it is given and names the first it cannot read, with the count,
+    /// once the chain is sound; without a reader, or when every payload reads, the store verifies.
+    static func verifyFindsUnreadableRecords(_ harness: some StoreHarness) throws {
+        let store = try harness.openWriter()
+        for n in 1...6 { _ = try store.append([entry(n)]) }
+        store.close()
+        // Records 3 and 5 are those this reader refuses (their payloads start with the byte their seq gives them).
+        let refusing: RecordReader = { payload in
+            [entry(3).payload[0], entry(5).payload[0]].contains(payload[0]) ? "no such record (\(payload.count))" : nil
+        }
+        let report = try harness.verify(expectHead: nil, readRecord: refusing)
+        #expect(report.problem?.kind == .unreadableRecord)
+        #expect(report.problem?.seq == 3)
+        #expect(report.problem?.message.contains("(2 records in all): no such record (203)") == true)
+        #expect(report.headSeq == 6)
+        #expect(try harness.verify(expectHead: nil).ok)
+        #expect(try harness.verify(expectHead: nil, readRecord: { _ in nil }).ok)
+    }
+
     /// The store is bound to one environment at its first append; the other one is refused, and a store never
     /// written refuses an append that names no environment.
     static func environmentBinding(_ harness: some StoreHarness) throws {

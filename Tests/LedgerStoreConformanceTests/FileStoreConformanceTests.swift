@@ -8,6 +8,7 @@ struct FileStoreConformanceTests {
     @Test func idempotency() throws { try Conformance.idempotency(FileHarness()) }
     @Test func concurrentAppendsStayGapFree() throws { try Conformance.concurrentAppendsStayGapFree(FileHarness()) }
     @Test func verifyFindsRewrites() throws { try Conformance.verifyFindsRewrites(FileHarness()) }
+    @Test func verifyFindsUnreadableRecords() throws { try Conformance.verifyFindsUnreadableRecords(FileHarness()) }
     @Test func environmentBinding() throws { try Conformance.environmentBinding(FileHarness()) }
     @Test func evidenceAndDerivedFiles() throws { try Conformance.evidenceAndDerivedFiles(FileHarness()) }
     @Test func crashLosesOnlyTheUnacknowledged() throws {

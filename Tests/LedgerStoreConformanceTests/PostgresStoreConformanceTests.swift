@@ -8,6 +8,7 @@ struct PostgresStoreConformanceTests {
     @Test func idempotency() throws { try Conformance.idempotency(PostgresHarness()) }
     @Test func concurrentAppendsStayGapFree() throws { try Conformance.concurrentAppendsStayGapFree(PostgresHarness()) }
     @Test func verifyFindsRewrites() throws { try Conformance.verifyFindsRewrites(PostgresHarness()) }
+    @Test func verifyFindsUnreadableRecords() throws { try Conformance.verifyFindsUnreadableRecords(PostgresHarness()) }
     @Test func environmentBinding() throws { try Conformance.environmentBinding(PostgresHarness()) }
     @Test func evidenceAndDerivedFiles() throws { try Conformance.evidenceAndDerivedFiles(PostgresHarness()) }
     @Test func crashLosesOnlyTheUnacknowledged() throws {

@@ -25,11 +25,14 @@ protocol StoreHarness: AnyObject, Sendable {
     func crashDuringAppend(_ store: any RecordStore, _ entries: [LogEntry]) throws
     /// Changes record `seq`'s payload without going through the store (an attacker with write access).
     func tamper(seq: UInt64) throws
-    /// Checks the whole chain as `ledger verify` does.
-    func verify(expectHead: [UInt8]?) throws -> VerifyReport
+    /// Checks the whole chain as `ledger verify` does, reading every payload with `readRecord` when given.
+    func verify(expectHead: [UInt8]?, readRecord: RecordReader?) throws -> VerifyReport
 }
 
 extension StoreHarness {
+    /// Checks the whole chain as `ledger verify` does.
+    func verify(expectHead: [UInt8]?) throws -> VerifyReport { try verify(expectHead: expectHead, readRecord: nil) }
+
     /// A writer for the sandbox environment with a clock stepping 1 ms per record from 2026-01-01.
     func openWriter() throws -> any RecordStore {
         try openWriter(environment: "sandbox", clock: steppingClock())
@@ -86,8 +89,8 @@ final class FileHarness: StoreHarness {
         try fs.writeFileDurably(segment, bytes)
     }
 
-    func verify(expectHead: [UInt8]?) throws -> VerifyReport {
-        try EventLog.verify(at: data, expectHead: expectHead)
+    func verify(expectHead: [UInt8]?, readRecord: RecordReader?) throws -> VerifyReport {
+        try EventLog.verify(at: data, expectHead: expectHead, readRecord: readRecord)
     }
 
     private func lastSegment() throws -> String {
@@ -177,10 +180,10 @@ final class PostgresHarness: StoreHarness {
         try sql("ALTER TABLE \(schema).records ENABLE TRIGGER records_append_only")
     }
 
-    func verify(expectHead: [UInt8]?) throws -> VerifyReport {
+    func verify(expectHead: [UInt8]?, readRecord: RecordReader?) throws -> VerifyReport {
         let store = try PostgresStore.openReader(url: url)
         defer { store.close() }
-        return try store.verify(expectHead: expectHead)
+        return try store.verify(expectHead: expectHead, readRecord: readRecord)
     }
 }
 
