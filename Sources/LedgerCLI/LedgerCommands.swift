@@ -116,7 +116,7 @@ public enum LedgerCommands {
             options: [
                 data, store,
                 OptionSpec(
-                    "--batch", value: "N", "Records appended at once (default 8192; each batch is held in memory)."),
+                    "--batch", value: "N", "Records appended at once (default 1024; each batch is held in memory)."),
                 json, catalog,
             ],
             positionals: 1...1, positionalName: "FILE|-"),

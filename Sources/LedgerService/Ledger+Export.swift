@@ -66,7 +66,7 @@ extension Ledger {
     }
 
     /// How many records an import appends at once.
-    public static let importBatchSize = 8192
+    public static let importBatchSize = 1024
 
     /// Appends checked export items (``importItem(_:number:)``, every one of the import passed through
     /// ``ImportCheck`` first) with their evidence; returns how many were appended (the others the log held
