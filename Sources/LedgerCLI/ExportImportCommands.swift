@@ -90,6 +90,8 @@ enum ExportImportCommands {
         var checked = CheckedExport()
         var check: Ledger.ImportCheck?
         let lines = try LineBatches(path: input, batchSize: batchSize, lineLimit: maxImportLineBytes)
+        let progress = Progress(label: "import: checking", total: Int(lines.totalBytes ?? 0), unit: .bytes)
+        defer { progress.finish() }
         do throws(CLIError) {
             for batch in lines {
                 try checkRead(lines, input)
@@ -114,6 +116,7 @@ enum ExportImportCommands {
                     try spool?.append(line)
                 }
                 checked.digests.append(digest(batch))
+                progress.update(Int(lines.consumedBytes))
             }
             try checkRead(lines, input)
             try spool?.flush()
@@ -129,7 +132,7 @@ enum ExportImportCommands {
     private static func appendPass(_ lines: LineBatches, into ledger: Ledger, input: String, checked: CheckedExport)
         throws(CLIError) -> Int
     {
-        let progress = Progress(label: "import", total: checked.lines)
+        let progress = Progress(label: "import: appending", total: checked.lines)
         defer { progress.finish() }
         var appended = 0
         var done = 0
