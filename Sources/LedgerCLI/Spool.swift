@@ -4,9 +4,10 @@ import LedgerSystem
     import Glibc
 #endif
 
-/// A temporary file that keeps the lines of an input read once (standard input) for a second pass. Lines are buffered and written a megabyte at a time;
-/// ``flush()`` writes the rest before the file is read. ``remove()`` closes and deletes it (so does `deinit`):
-/// a command removes its spool when it is done with it, whether it succeeded or failed.
+/// A temporary file that keeps the lines of an input read once (standard input) for a second pass, readable by
+/// its owner only. Lines are buffered and written a megabyte at a time; ``flush()`` writes the rest before the file
+/// is read. ``remove()`` closes and deletes it (so does `deinit`): a command removes its spool when it is done with
+/// it, whether it succeeded or failed.
 final class Spool {
     /// Where the spool is.
     let path: String
