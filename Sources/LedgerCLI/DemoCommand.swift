@@ -103,8 +103,10 @@ enum DemoCommand {
         }
         Section.title("5. Verified the log")
         Terminal.line(
-            "   \(verified.records) records in \(verified.segments) segment(s): checksums and hash chain "
-                + (verified.ok ? "intact" : "BROKEN: \(verified.problem?.message ?? "")"))
+            "   \(verified.records) records in \(verified.segments) segment(s): "
+                + (verified.ok
+                    ? "checksums and hash chain intact, every record readable"
+                    : "BROKEN: \(verified.problem?.message ?? "")"))
         Terminal.line(
             "   digest {\"seq\":\(verified.headSeq),\"head\":\"\(Hex.encode(verified.headHash))\",\"at\":\"\(Instant(milliseconds: verified.headTime).iso8601)\"}"
         )
