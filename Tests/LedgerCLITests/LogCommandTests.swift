@@ -1,5 +1,6 @@
 import LedgerJSON
 import LedgerLog
+import LedgerSystem
 import LedgerTesting
 import Testing
 
@@ -96,6 +97,29 @@ import Testing
         #expect(result.err.contains("line 5: the subjectKeys are not the record's own"), "\(result.err)")
         #expect(ledger(["digest", "--data", refused, "--json"]).json?["seq"] == 0, "nothing imported")
         #expect(ledger(["import", "--data", copy, "--batch", "0", file]).code == 64)
+    }
+
+    @Test func anExportImportsFromStandardInputThroughASpoolItRemoves() throws {
+        try ingest(3)
+        let file = workspace.directory.path + "/export.jsonl"
+        write(file, ledger(["export", "--data", workspace.data]).out)
+        let spools = workspace.directory.path + "/tmp"
+        #expect(mkdir(spools, 0o700) == 0)
+        // Standard input is the export for the length of the command (no other test reads it).
+        let saved = dup(0)
+        let input = open(file, O_RDONLY)
+        #expect(saved >= 0 && input >= 0 && dup2(input, 0) == 0)
+        close(input)
+        let copy = workspace.directory.path + "/copy"
+        let result = ledger(["import", "--data", copy, "--batch", "2", "-"], environment: ["TMPDIR": spools])
+        dup2(saved, 0)
+        close(saved)
+        #expect(result.json == .object(["appended": 3, "alreadyKnown": 0]), "\(result.err)")
+        #expect(
+            ledger(["digest", "--data", copy, "--json"]).json?["head"]
+                == ledger(["digest", "--data", workspace.data, "--json"]).json?["head"])
+        let left = try PosixFileSystem().readDirectory(spools)
+        #expect(left.isEmpty, "the spool is removed: \(left)")
     }
 
     @Test func anExportThatChangesBetweenTheTwoPassesStopsWhereItChanged() throws {
