@@ -91,9 +91,10 @@ public enum LedgerCommands {
             name: "verify", summary: "Check every record's checksum and the hash chain.",
             usage: ["verify [--data DIR | --store URL] [--expect-head HEX [--expect-seq N]] [--json]"],
             discussion:
-                "Also checks the evidence packs' checksums and that every record's evidence is there. Exit 1 "
-                + "naming the first bad segment (or pack) and offset, or the first record whose evidence is missing "
-                + "and how many are, or when the head differs from --expect-head. "
+                "Also checks that every record decodes as a ledger record, the evidence packs' checksums and that "
+                + "every record's evidence is there. Exit 1 naming the first bad segment (or pack) and offset, the "
+                + "first record that cannot be read or whose evidence is missing and how many are, or when the head "
+                + "differs from --expect-head. "
                 + "With --expect-seq N the pinned hash is record N's (the seq `digest` printed with it), so a pin "
                 + "still proves nothing up to N was rewritten after the log has grown.",
             options: [
