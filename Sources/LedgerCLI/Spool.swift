@@ -1,9 +1,5 @@
 import LedgerSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A temporary file that keeps the lines of an input read once (standard input) for a second pass, readable by
 /// its owner only. Lines are buffered and written a megabyte at a time; ``flush()`` writes the rest before the file
 /// is read. ``remove()`` closes and deletes it (so does `deinit`): a command removes its spool when it is done with
@@ -11,22 +7,32 @@ import LedgerSystem
 final class Spool {
     /// Where the spool is.
     let path: String
-    private let fd: Int32
+    private let fileSystem: any FileSystem
+    private let fd: FileDescriptor
     private var buffer: [UInt8] = []
+    private var written: Int64 = 0
     private var removed = false
 
-    /// Creates an empty spool named for `label` in `directory`.
+    /// Creates an empty spool named for `label` in `directory`: a new file (never one that exists, nor a link's
+    /// target) under a random name.
     /// - Throws: ``CLIError`` failure when the directory cannot take a file.
-    init(label: String, in directory: String) throws(CLIError) {
-        var template = Array("\(directory)/ledger-\(label)-XXXXXX".utf8CString)
-        do {
-            fd = try Syscall.retrying("mkstemp", path: directory) {
-                template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    init(label: String, in directory: String, fileSystem: any FileSystem = PosixFileSystem()) throws(CLIError) {
+        self.fileSystem = fileSystem
+        let options = OpenOptions(access: .writeOnly, create: true, exclusive: true, mode: 0o600)
+        var attempt = 0
+        while true {
+            let name = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let candidate = "\(directory)/ledger-\(label)-\(name)"
+            do {
+                fd = try fileSystem.open(candidate, options)
+                path = candidate
+                break
+            } catch  where error.code == .alreadyExists && attempt < 8 {
+                attempt += 1
+            } catch {
+                throw CLIError.failure("cannot spool standard input in \(directory): \(error.message)")
             }
-        } catch {
-            throw CLIError.failure("cannot spool standard input in \(directory): \(error.message)")
         }
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         buffer.reserveCapacity(1 << 20)
     }
 
@@ -43,16 +49,12 @@ final class Spool {
     /// Writes the buffered lines.
     /// - Throws: ``CLIError`` failure when the spool cannot be written (a full disk).
     func flush() throws(CLIError) {
-        var written = 0
-        while written < buffer.count {
-            do {
-                written += try Syscall.retrying("write", path: path) {
-                    buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-                }
-            } catch {
-                throw CLIError.failure("cannot spool standard input to \(path): \(error.message)")
-            }
+        do {
+            try fileSystem.writeAll(fd, buffer, at: written)
+        } catch {
+            throw CLIError.failure("cannot spool standard input to \(path): \(error.message)")
         }
+        written += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -60,7 +62,7 @@ final class Spool {
     func remove() {
         guard !removed else { return }
         removed = true
-        try? Syscall.closing(fd)
-        _ = try? Syscall.retrying("unlink", path: path) { unlink(path) }
+        try? fileSystem.close(fd)
+        try? fileSystem.unlink(path)
     }
 }

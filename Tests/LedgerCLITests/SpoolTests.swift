@@ -1,3 +1,4 @@
+import LedgerSystem
 import LedgerTesting
 import Testing
 
@@ -21,6 +22,25 @@ import Testing
         #expect(read.failure == nil)
         spool.remove()
         #expect(access(spool.path, F_OK) != 0, "the spool is deleted")
+        spool.remove()
+    }
+
+    @Test func aFullDiskIsAFailureNamingTheSpool() throws {
+        let fileSystem = FaultInjectingFileSystem()
+        let spool = try Spool(label: "test", in: directory.path, fileSystem: fileSystem)
+        try spool.append(Array("first".utf8))
+        try spool.flush()
+        fileSystem.inject(Fault(.write, .error(ENOSPC)))
+        try spool.append(Array("second".utf8))
+        #expect {
+            try spool.flush()
+        } throws: { error in
+            "\(error)".contains("cannot spool standard input to \(spool.path)")
+        }
+        fileSystem.clearFaults()
+        try spool.flush()
+        let read = try LineBatches(path: spool.path, batchSize: 10, lineLimit: 100)
+        #expect(Array(read.joined()) == [Array("first".utf8), Array("second".utf8)], "nothing lost, nothing doubled")
         spool.remove()
     }
 
