@@ -14,7 +14,7 @@ extension FoldRecords {
         let version = try reader.primitives.readByte()
         var parts: UInt64 = 0
         var source: RecordSource?
-        if version == LedgerRecord.currentVersion {
+        if version == 1 || version == LedgerRecord.currentVersion {
             parts = try reader.primitives.readVarint()
             try checkMask(parts, bits: 6, group: "record parts")
             _ = try reader.readRange()  // environment
@@ -38,15 +38,28 @@ extension FoldRecords {
         if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // appAccountToken
         let userId = mask & 1 << 2 != 0 ? try reader.primitives.readSigned() : nil
 
-        let notification = parts & 1 << 0 != 0 ? try NotificationPart(&reader) : nil
-        let transaction = parts & 1 << 1 != 0 ? try TransactionPart(&reader) : nil
-        let renewal = parts & 1 << 2 != 0 ? try RenewalPart(&reader) : nil
-        if parts & 1 << 3 != 0 { try reader.skipBytes(maxLength: LedgerRecord.maxEvidenceLength) }
-        guard reader.primitives.isAtEnd else {
-            throw CoreError(
-                .malformed,
-                "\(reader.primitives.remaining) unexpected bytes follow the record at byte \(reader.primitives.offset); "
-                    + "the payload is damaged or not a ledger record")
+        let notification: NotificationPart?
+        let transaction: TransactionPart?
+        let renewal: RenewalPart?
+        if version == 1 {
+            // The fold's fields are spread among the others: every field is read.
+            notification = parts & 1 << 0 != 0 ? try NotificationPart(version1: &reader) : nil
+            transaction = parts & 1 << 1 != 0 ? try TransactionPart(version1: &reader) : nil
+            renewal = parts & 1 << 2 != 0 ? try RenewalPart(version1: &reader) : nil
+            if parts & 1 << 3 != 0 { try reader.skipBytes(maxLength: LedgerRecord.maxEvidenceLength) }
+            try Self.checkAtEnd(reader)
+        } else {
+            notification = parts & 1 << 0 != 0 ? try NotificationPart(&reader) : nil
+            transaction = parts & 1 << 1 != 0 ? try TransactionPart(&reader) : nil
+            renewal = parts & 1 << 2 != 0 ? try RenewalPart(&reader) : nil
+            // The fold's fields end here; the others are read only to check them.
+            if strict {
+                if parts & 1 << 3 != 0 { try reader.skipBytes(maxLength: LedgerRecord.maxEvidenceLength) }
+                try notification?.skipOtherFields(&reader)
+                try transaction?.skipOtherFields(&reader)
+                try renewal?.skipOtherFields(&reader)
+                try Self.checkAtEnd(reader)
+            }
         }
 
         // Only now, every byte checked: the payload joins the batch's bytes, where the texts the fold reads
@@ -121,14 +134,47 @@ extension FoldRecords {
     }
 }
 
+extension FoldRecords {
+    /// Throws unless every byte of the record has been read.
+    static func checkAtEnd(_ reader: borrowing FactReader) throws(CoreError) {
+        guard reader.primitives.isAtEnd else {
+            throw CoreError(
+                .malformed,
+                "\(reader.primitives.remaining) unexpected bytes follow the record at byte \(reader.primitives.offset); "
+                    + "the payload is damaged or not a ledger record")
+        }
+    }
+}
+
 /// The notification part, as far as the fold reads it.
 struct NotificationPart {
+    let mask: UInt64
     let type: ByteRange
     let subtype: ByteRange?
     let signedDate: Instant
 
+    /// Reads version 2's fold fields of a notification.
     init(_ reader: inout FactReader) throws(CoreError) {
-        let mask = try reader.primitives.readVarint()
+        mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 6, group: "notification")
+        type = try reader.readRange()
+        signedDate = try reader.primitives.readInstant()
+        subtype = mask & 1 << 0 != 0 ? try reader.readRange() : nil
+    }
+
+    /// Steps over version 2's other fields of the notification, checking them.
+    func skipOtherFields(_ reader: inout FactReader) throws(CoreError) {
+        _ = try reader.readRange()  // uuid
+        if mask & 1 << 1 != 0 { _ = try reader.primitives.readInt32() }  // status
+        if mask & 1 << 2 != 0 { _ = try reader.readRange() }  // bundleId
+        if mask & 1 << 3 != 0 { _ = try reader.primitives.readSigned() }  // appAppleId
+        if mask & 1 << 4 != 0 { _ = try reader.readRange() }  // bundleVersion
+        if mask & 1 << 5 != 0 { _ = try reader.readRange() }  // consumptionRequestReason
+    }
+
+    /// Reads a version 1 notification, every field.
+    init(version1 reader: inout FactReader) throws(CoreError) {
+        mask = try reader.primitives.readVarint()
         try checkMask(mask, bits: 6, group: "notification")
         type = try reader.readRange()
         _ = try reader.readRange()  // uuid
@@ -144,6 +190,7 @@ struct NotificationPart {
 
 /// The transaction part, as far as the fold reads it.
 struct TransactionPart {
+    let mask: UInt64
     let otid: ByteRange
     let transactionId: ByteRange
     let productId: ByteRange
@@ -155,10 +202,38 @@ struct TransactionPart {
     let ownership: ByteRange?
     let revocationDate: Instant?
     let revocationType: ByteRange?
-    let isUpgraded: Bool
+    var isUpgraded: Bool { mask & 1 << 11 != 0 }
 
+    /// Reads version 2's fold fields of a transaction.
     init(_ reader: inout FactReader) throws(CoreError) {
-        let mask = try reader.primitives.readVarint()
+        mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 20, group: "transaction")
+        otid = try reader.readRange()
+        transactionId = try reader.readRange()
+        productId = try reader.readRange()
+        purchaseDate = try reader.primitives.readInstant()
+        signedDate = try reader.primitives.readInstant()
+        expiresDate = mask & 1 << 3 != 0 ? try reader.primitives.readInstant() : nil
+        type = mask & 1 << 4 != 0 ? try reader.readRange() : nil
+        token = mask & 1 << 5 != 0 ? try reader.readRange() : nil
+        ownership = mask & 1 << 6 != 0 ? try reader.readRange() : nil
+        revocationDate = mask & 1 << 7 != 0 ? try reader.primitives.readInstant() : nil
+        revocationType = mask & 1 << 9 != 0 ? try reader.readRange() : nil
+    }
+
+    /// Steps over version 2's other fields of the transaction, checking them.
+    func skipOtherFields(_ reader: inout FactReader) throws(CoreError) {
+        if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // webOrderLineItemId
+        if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // subscriptionGroupIdentifier
+        if mask & 1 << 2 != 0 { _ = try reader.primitives.readInstant() }  // originalPurchaseDate
+        if mask & 1 << 8 != 0 { _ = try reader.primitives.readInt32() }  // revocationReason
+        if mask & 1 << 10 != 0 { _ = try reader.primitives.readInt32() }  // revocationPercentage
+        try Self.skipPriceAndOffer(mask, &reader)
+    }
+
+    /// Reads a version 1 transaction, every field.
+    init(version1 reader: inout FactReader) throws(CoreError) {
+        mask = try reader.primitives.readVarint()
         try checkMask(mask, bits: 20, group: "transaction")
         otid = try reader.readRange()
         transactionId = try reader.readRange()
@@ -176,7 +251,11 @@ struct TransactionPart {
         if mask & 1 << 8 != 0 { _ = try reader.primitives.readInt32() }  // revocationReason
         revocationType = mask & 1 << 9 != 0 ? try reader.readRange() : nil
         if mask & 1 << 10 != 0 { _ = try reader.primitives.readInt32() }  // revocationPercentage
-        isUpgraded = mask & 1 << 11 != 0
+        try Self.skipPriceAndOffer(mask, &reader)
+    }
+
+    /// Steps over the fields from price to quantity, last in both versions.
+    private static func skipPriceAndOffer(_ mask: UInt64, _ reader: inout FactReader) throws(CoreError) {
         if mask & 1 << 12 != 0 { _ = try reader.primitives.readSigned() }  // price
         if mask & 1 << 13 != 0 { _ = try reader.readRange() }  // currency
         if mask & 1 << 14 != 0 { _ = try reader.primitives.readInt32() }  // offerType
@@ -190,29 +269,47 @@ struct TransactionPart {
 
 /// The renewal part, as far as the fold reads it.
 struct RenewalPart {
+    let mask: UInt64
     let otid: ByteRange
     let signedDate: Instant
     let autoRenewProductId: ByteRange?
-    let autoRenew: Bool?
-    let retrying: Bool?
     let gracePeriodExpiresDate: Instant?
     let renewalDate: Instant?
+    var autoRenew: Bool? { mask & 1 << 2 != 0 ? mask & 1 << 3 != 0 : nil }
+    var retrying: Bool? { mask & 1 << 4 != 0 ? mask & 1 << 5 != 0 : nil }
 
+    /// Reads version 2's fold fields of renewal info.
     init(_ reader: inout FactReader) throws(CoreError) {
-        let mask = try reader.primitives.readVarint()
-        try checkMask(mask, bits: 13, group: "renewal")
-        guard mask & 0b1100 != 0b1000, mask & 0b11_0000 != 0b10_0000 else {
-            throw CoreError(.malformed, "the renewal mask \(mask) sets a value bit without its presence bit")
-        }
+        mask = try checkedRenewalMask(try reader.primitives.readVarint())
+        otid = try reader.readRange()
+        signedDate = try reader.primitives.readInstant()
+        autoRenewProductId = mask & 1 << 1 != 0 ? try reader.readRange() : nil
+        gracePeriodExpiresDate = mask & 1 << 6 != 0 ? try reader.primitives.readInstant() : nil
+        renewalDate = mask & 1 << 8 != 0 ? try reader.primitives.readInstant() : nil
+    }
+
+    /// Steps over version 2's other fields of the renewal info, checking them.
+    func skipOtherFields(_ reader: inout FactReader) throws(CoreError) {
+        if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // productId
+        if mask & 1 << 7 != 0 { _ = try reader.primitives.readInt32() }  // expirationIntent
+        try Self.skipLastFields(mask, &reader)
+    }
+
+    /// Reads version 1 renewal info, every field.
+    init(version1 reader: inout FactReader) throws(CoreError) {
+        mask = try checkedRenewalMask(try reader.primitives.readVarint())
         otid = try reader.readRange()
         signedDate = try reader.primitives.readInstant()
         if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // productId
         autoRenewProductId = mask & 1 << 1 != 0 ? try reader.readRange() : nil
-        autoRenew = mask & 1 << 2 != 0 ? mask & 1 << 3 != 0 : nil
-        retrying = mask & 1 << 4 != 0 ? mask & 1 << 5 != 0 : nil
         gracePeriodExpiresDate = mask & 1 << 6 != 0 ? try reader.primitives.readInstant() : nil
         if mask & 1 << 7 != 0 { _ = try reader.primitives.readInt32() }  // expirationIntent
         renewalDate = mask & 1 << 8 != 0 ? try reader.primitives.readInstant() : nil
+        try Self.skipLastFields(mask, &reader)
+    }
+
+    /// Steps over the fields from recentSubscriptionStartDate to currency, last in both versions.
+    private static func skipLastFields(_ mask: UInt64, _ reader: inout FactReader) throws(CoreError) {
         if mask & 1 << 9 != 0 { _ = try reader.primitives.readInstant() }  // recentSubscriptionStartDate
         if mask & 1 << 10 != 0 { _ = try reader.primitives.readInt32() }  // priceIncreaseStatus
         if mask & 1 << 11 != 0 { _ = try reader.primitives.readSigned() }  // renewalPrice

@@ -3,11 +3,17 @@
 ///
 /// A query or a rebuild folds tens of records per subject; building each whole record (some twenty fields, half
 /// a dozen strings) cost more than reading it and folding it together. ``append(seq:recordedAt:payload:)``
-/// checks the encoding exactly as ``LedgerRecord/init(decoding:)`` does (the same bytes are refused with the
-/// same error) but keeps only the fold's facts: strings it does not read are validated and skipped, the ones it
-/// does read (tokens, identifiers) stay where they are in the payload, kept in the batch's ``FoldTexts``, and are
-/// never built as `String`s. Operator records (corrections and links, which are rare) are decoded whole. The fold gives exactly the answers it gives on the
-/// same records as ``LedgerEntry`` values.
+/// reads the fold's fields with the checks of ``LedgerRecord/init(decoding:)`` but keeps only the fold's facts:
+/// the strings it reads (tokens, identifiers) stay where they are in the payload, kept in the batch's
+/// ``FoldTexts``, and are never built as `String`s. Operator records (corrections and links, which are rare) are
+/// decoded whole. The fold gives exactly the answers it gives on the same records as ``LedgerEntry`` values.
+///
+/// A version 2 record holds the fold's fields first (`LedgerRecord+Binary.swift`): the decoder stops where they
+/// end and leaves the others unread — the records of a log, which the writer checked read back whole
+/// (``LedgerRecord/storableEncoding()``) and whose checksums are checked as they are read. A strict batch
+/// (``init(strict:)``, for `ledger verify`) reads and checks every field, and refuses exactly the bytes the whole
+/// decoder refuses, with the same error. A version 1 record is always read whole (its fold fields are spread
+/// among the others).
 public struct FoldRecords: Sendable {
     /// The facts of each record, in the order appended.
     var facts: [EntitlementFold.Fact] = []
@@ -20,8 +26,18 @@ public struct FoldRecords: Sendable {
     /// The original transaction ids handed out in ``Named`` so far, as strings (a subject names few).
     private var named: [(text: FoldText, string: String)] = []
 
-    /// An empty batch.
-    public init() {}
+    /// Whether every field of every record is read and checked (see above).
+    let strict: Bool
+
+    /// An empty batch; a strict one checks every field of every record, as ``LedgerRecord/init(decoding:)`` does.
+    public init(strict: Bool) {
+        self.strict = strict
+    }
+
+    /// An empty batch, not strict.
+    public init() {
+        self.init(strict: false)
+    }
 
     /// How many records the batch holds.
     public var count: Int { facts.count }
@@ -54,7 +70,8 @@ public struct FoldRecords: Sendable {
 
     /// Decodes one record's payload (see `LedgerRecord+Binary.swift`) and adds it to the batch.
     ///
-    /// - Throws: ``CoreError`` exactly where ``LedgerRecord/init(decoding:)`` throws; the batch is unchanged then.
+    /// - Throws: ``CoreError`` where ``LedgerRecord/init(decoding:)`` throws (for a batch that is not strict, only on
+    ///   the fields it reads); the batch is unchanged then.
     public mutating func append(seq: UInt64, recordedAt: Instant, payload: UnsafeRawBufferPointer) throws(CoreError) {
         _ = try add(seq: seq, recordedAt: recordedAt, payload: payload)
     }

@@ -1,4 +1,4 @@
-/// # The binary encoding of a ledger record (version 1)
+/// # The binary encoding of a ledger record (version 2)
 ///
 /// The log stores each ``LedgerRecord`` as the bytes of ``LedgerRecord/encoded()``; ``LedgerRecord/init(decoding:)``
 /// reads them back. Primitives (see ``BinaryWriter``): `u8` a raw byte; `varint` unsigned LEB128 (≤ 10 bytes);
@@ -6,32 +6,40 @@
 /// back-reference to the `(tag >> 1)`-th literal string of this record (strings are numbered in the order they
 /// appear); `instant` milliseconds since the epoch, zig-zag — the record's first instant is absolute, every later
 /// one is its difference from the first. A presence `mask` (a varint) opens each group of optional fields: bit
-/// *i* set means field *i* of the group follows, in bit order; absent fields cost nothing. Booleans live in the
-/// mask itself.
+/// *i* set means field *i* of the group follows; absent fields cost nothing. Booleans live in the mask itself.
+///
+/// Version 2 holds the fields of version 1 (`LedgerRecord+BinaryVersion1.swift`, still read) in another order:
+/// every field the entitlement fold reads comes first, each group's others after all of them, so that the fold's
+/// decoder (``FoldRecords``) stops where its fields end instead of walking every field of the record. A group's
+/// mask, at its head, says which of its fields follow in both places.
 ///
 /// ```text
-/// record       = version:u8 (= 1)  parts:varint  environment:str  source:u8  idempotencyKey:str  subject
+/// record       = version:u8 (= 2)  parts:varint  environment:str  source:u8  idempotencyKey:str  subject
 ///                [notification] [transaction] [renewal] [evidence] [correction] [link]
+///                [notification-rest] [transaction-rest] [renewal-rest]
 ///     parts bits: 0 notification, 1 transaction, 2 renewal, 3 evidence, 4 correction, 5 link
 /// subject      = mask  [originalTransactionId:str] [appAccountToken:str] [userId:signed]
 ///     mask bits: 0 originalTransactionId, 1 appAccountToken, 2 userId
-/// notification = mask  type:str  uuid:str  signedDate:instant
-///                [subtype:str] [status:signed] [bundleId:str] [appAppleId:signed] [bundleVersion:str]
+/// notification = mask  type:str  signedDate:instant  [subtype:str]
+/// notification-rest = uuid:str  [status:signed] [bundleId:str] [appAppleId:signed] [bundleVersion:str]
 ///                [consumptionRequestReason:str]
 ///     mask bits: 0 subtype, 1 status, 2 bundleId, 3 appAppleId, 4 bundleVersion, 5 consumptionRequestReason
 /// transaction  = mask  originalTransactionId:str  transactionId:str  productId:str  purchaseDate:instant
-///                signedDate:instant  then, when their bit is set and in this order:
-///                webOrderLineItemId:str  subscriptionGroupIdentifier:str  originalPurchaseDate:instant
-///                expiresDate:instant  type:str  appAccountToken:str  inAppOwnershipType:str
-///                revocationDate:instant  revocationReason:signed  revocationType:str  revocationPercentage:signed
-///                (bit 11 isUpgraded: no payload)  price:signed  currency:str  offerType:signed
-///                offerIdentifier:str  offerDiscountType:str  transactionReason:str  storefront:str
-///                quantity:signed
-///     mask bits 0…19 in the order above (bit 11 is the value of isUpgraded)
-/// renewal      = mask  originalTransactionId:str  signedDate:instant  then, when set and in this order:
-///                productId:str  autoRenewProductId:str  gracePeriodExpiresDate:instant
-///                expirationIntent:signed  renewalDate:instant  recentSubscriptionStartDate:instant
-///                priceIncreaseStatus:signed  renewalPrice:signed  currency:str
+///                signedDate:instant  [expiresDate:instant] [type:str] [appAccountToken:str]
+///                [inAppOwnershipType:str] [revocationDate:instant] [revocationType:str]
+/// transaction-rest = [webOrderLineItemId:str] [subscriptionGroupIdentifier:str] [originalPurchaseDate:instant]
+///                [revocationReason:signed] [revocationPercentage:signed] [price:signed] [currency:str]
+///                [offerType:signed] [offerIdentifier:str] [offerDiscountType:str] [transactionReason:str]
+///                [storefront:str] [quantity:signed]
+///     mask bits: 0 webOrderLineItemId, 1 subscriptionGroupIdentifier, 2 originalPurchaseDate, 3 expiresDate,
+///                4 type, 5 appAccountToken, 6 inAppOwnershipType, 7 revocationDate, 8 revocationReason,
+///                9 revocationType, 10 revocationPercentage, 11 isUpgraded (its value: no field), 12 price,
+///                13 currency, 14 offerType, 15 offerIdentifier, 16 offerDiscountType, 17 transactionReason,
+///                18 storefront, 19 quantity
+/// renewal      = mask  originalTransactionId:str  signedDate:instant  [autoRenewProductId:str]
+///                [gracePeriodExpiresDate:instant] [renewalDate:instant]
+/// renewal-rest = [productId:str] [expirationIntent:signed] [recentSubscriptionStartDate:instant]
+///                [priceIncreaseStatus:signed] [renewalPrice:signed] [currency:str]
 ///     mask bits: 0 productId, 1 autoRenewProductId, 2 autoRenewStatus present, 3 its value,
 ///                4 isInBillingRetryPeriod present, 5 its value, 6 gracePeriodExpiresDate, 7 expirationIntent,
 ///                8 renewalDate, 9 recentSubscriptionStartDate, 10 priceIncreaseStatus, 11 renewalPrice,
@@ -77,6 +85,21 @@ extension LedgerRecord {
     /// Appends the record's encoding to a writer that has written nothing else.
     public func encode(into writer: inout BinaryWriter) {
         writer.writeByte(Self.currentVersion)
+        var (key, handles) = writeHead(into: &writer)
+        // The fold's fields, then the rest (see the layout above).
+        if let notification { notification.encodeFoldFields(into: &writer) }
+        if let transaction { transaction.encodeFoldFields(into: &writer, shared: &handles) }
+        if let renewal { renewal.encodeFoldFields(into: &writer, shared: &handles) }
+        writeLastParts(into: &writer)
+        if let notification { notification.encodeOtherFields(into: &writer, key: key) }
+        if let transaction { transaction.encodeOtherFields(into: &writer, shared: &handles) }
+        if let renewal { renewal.encodeOtherFields(into: &writer, shared: handles) }
+    }
+
+    /// Writes what follows the version byte up to the notification, in both versions: the parts, environment,
+    /// source, idempotency key and subject. Returns the key's and the subject's literals, for later strings to
+    /// reuse.
+    func writeHead(into writer: inout BinaryWriter) -> (key: BinaryWriter.StringHandle, shared: SharedStrings) {
         var parts: UInt64 = 0
         if notification != nil { parts |= 1 << 0 }
         if transaction != nil { parts |= 1 << 1 }
@@ -97,11 +120,11 @@ extension LedgerRecord {
         let subjectOTID = subject.originalTransactionId.map { writer.writeString($0) }
         let subjectToken = subject.appAccountToken.map { writer.writeString($0) }
         if let userId = subject.userId { writer.writeSigned(userId) }
+        return (key, SharedStrings(otid: subjectOTID, token: subjectToken))
+    }
 
-        if let notification { notification.encode(into: &writer, key: key) }
-        var handles = SharedStrings(otid: subjectOTID, token: subjectToken)
-        if let transaction { transaction.encode(into: &writer, shared: &handles) }
-        if let renewal { renewal.encode(into: &writer, shared: handles) }
+    /// Writes the evidence, correction and link parts, in both versions.
+    func writeLastParts(into writer: inout BinaryWriter) {
         if let evidence { writer.writeBytes(evidence) }
         if let correction {
             switch correction.action {
@@ -129,11 +152,14 @@ struct SharedStrings {
     var otid: BinaryWriter.StringHandle?
     var token: BinaryWriter.StringHandle?
     var productId: BinaryWriter.StringHandle?
+    /// The renewal's autoRenewProductId, which its productId most often repeats.
+    var renewalProductId: BinaryWriter.StringHandle?
     var currency: BinaryWriter.StringHandle?
 }
 
 extension NotificationFacts {
-    func encode(into writer: inout BinaryWriter, key: BinaryWriter.StringHandle) {
+    /// Which optional fields it holds (the same bits in both versions).
+    var presenceMask: UInt64 {
         var mask: UInt64 = 0
         if subtype != nil { mask |= 1 << 0 }
         if status != nil { mask |= 1 << 1 }
@@ -141,11 +167,18 @@ extension NotificationFacts {
         if appAppleId != nil { mask |= 1 << 3 }
         if bundleVersion != nil { mask |= 1 << 4 }
         if consumptionRequestReason != nil { mask |= 1 << 5 }
-        writer.writeVarint(mask)
+        return mask
+    }
+
+    func encodeFoldFields(into writer: inout BinaryWriter) {
+        writer.writeVarint(presenceMask)
         writer.writeString(type)
-        writer.writeString(uuid, reusing: key)
         writer.writeInstant(signedDate)
         if let subtype { writer.writeString(subtype) }
+    }
+
+    func encodeOtherFields(into writer: inout BinaryWriter, key: BinaryWriter.StringHandle) {
+        writer.writeString(uuid, reusing: key)
         if let status { writer.writeSigned(Int64(status)) }
         if let bundleId { writer.writeString(bundleId) }
         if let appAppleId { writer.writeSigned(appAppleId) }
@@ -155,7 +188,8 @@ extension NotificationFacts {
 }
 
 extension TransactionFacts {
-    func encode(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+    /// Which optional fields it holds, and isUpgraded (the same bits in both versions).
+    var presenceMask: UInt64 {
         var mask: UInt64 = 0
         if webOrderLineItemId != nil { mask |= 1 << 0 }
         if subscriptionGroupIdentifier != nil { mask |= 1 << 1 }
@@ -177,23 +211,30 @@ extension TransactionFacts {
         if transactionReason != nil { mask |= 1 << 17 }
         if storefront != nil { mask |= 1 << 18 }
         if quantity != nil { mask |= 1 << 19 }
-        writer.writeVarint(mask)
+        return mask
+    }
+
+    func encodeFoldFields(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+        writer.writeVarint(presenceMask)
         let otid = writer.writeString(originalTransactionId, reusing: shared.otid)
         shared.otid = otid
         writer.writeString(transactionId, reusing: otid)
         shared.productId = writer.writeString(productId)
         writer.writeInstant(purchaseDate)
         writer.writeInstant(signedDate)
-        if let webOrderLineItemId { writer.writeString(webOrderLineItemId) }
-        if let subscriptionGroupIdentifier { writer.writeString(subscriptionGroupIdentifier) }
-        if let originalPurchaseDate { writer.writeInstant(originalPurchaseDate) }
         if let expiresDate { writer.writeInstant(expiresDate) }
         if let type { writer.writeString(type) }
         if let appAccountToken { shared.token = writer.writeString(appAccountToken, reusing: shared.token) }
         if let inAppOwnershipType { writer.writeString(inAppOwnershipType) }
         if let revocationDate { writer.writeInstant(revocationDate) }
-        if let revocationReason { writer.writeSigned(Int64(revocationReason)) }
         if let revocationType { writer.writeString(revocationType) }
+    }
+
+    func encodeOtherFields(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+        if let webOrderLineItemId { writer.writeString(webOrderLineItemId) }
+        if let subscriptionGroupIdentifier { writer.writeString(subscriptionGroupIdentifier) }
+        if let originalPurchaseDate { writer.writeInstant(originalPurchaseDate) }
+        if let revocationReason { writer.writeSigned(Int64(revocationReason)) }
         if let revocationPercentage { writer.writeSigned(Int64(revocationPercentage)) }
         if let price { writer.writeSigned(price) }
         if let currency { shared.currency = writer.writeString(currency) }
@@ -207,7 +248,9 @@ extension TransactionFacts {
 }
 
 extension RenewalFacts {
-    func encode(into writer: inout BinaryWriter, shared: SharedStrings) {
+    /// Which optional fields it holds, with autoRenewStatus and isInBillingRetryPeriod (the same bits in both
+    /// versions).
+    var presenceMask: UInt64 {
         var mask: UInt64 = 0
         if productId != nil { mask |= 1 << 0 }
         if autoRenewProductId != nil { mask |= 1 << 1 }
@@ -220,15 +263,26 @@ extension RenewalFacts {
         if priceIncreaseStatus != nil { mask |= 1 << 10 }
         if renewalPrice != nil { mask |= 1 << 11 }
         if currency != nil { mask |= 1 << 12 }
-        writer.writeVarint(mask)
+        return mask
+    }
+
+    func encodeFoldFields(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+        writer.writeVarint(presenceMask)
         writer.writeString(originalTransactionId, reusing: shared.otid)
         writer.writeInstant(signedDate)
-        var product = shared.productId
-        if let productId { product = writer.writeString(productId, reusing: product) }
-        if let autoRenewProductId { writer.writeString(autoRenewProductId, reusing: product) }
+        if let autoRenewProductId {
+            shared.renewalProductId = writer.writeString(autoRenewProductId, reusing: shared.productId)
+        }
         if let gracePeriodExpiresDate { writer.writeInstant(gracePeriodExpiresDate) }
-        if let expirationIntent { writer.writeSigned(Int64(expirationIntent)) }
         if let renewalDate { writer.writeInstant(renewalDate) }
+    }
+
+    func encodeOtherFields(into writer: inout BinaryWriter, shared: SharedStrings) {
+        if let productId {
+            let earlier = shared.renewalProductId?.value == productId ? shared.renewalProductId : shared.productId
+            writer.writeString(productId, reusing: earlier)
+        }
+        if let expirationIntent { writer.writeSigned(Int64(expirationIntent)) }
         if let recentSubscriptionStartDate { writer.writeInstant(recentSubscriptionStartDate) }
         if let priceIncreaseStatus { writer.writeSigned(Int64(priceIncreaseStatus)) }
         if let renewalPrice { writer.writeSigned(renewalPrice) }

@@ -27,7 +27,7 @@ extension LedgerRecord {
 
     private static func decode(_ reader: inout BinaryReader) throws(CoreError) -> LedgerRecord {
         let version = try reader.readByte()
-        guard version == currentVersion else {
+        guard version == 1 || version == currentVersion else {
             if version > currentVersion {
                 throw CoreError(
                     .unsupportedVersion,
@@ -49,13 +49,28 @@ extension LedgerRecord {
         if mask & 1 << 1 != 0 { subject.appAccountToken = try reader.readString() }
         if mask & 1 << 2 != 0 { subject.userId = try reader.readSigned() }
 
-        let notification = parts & 1 << 0 != 0 ? try NotificationFacts.decode(&reader) : nil
-        let transaction = parts & 1 << 1 != 0 ? try TransactionFacts.decode(&reader) : nil
-        let renewal = parts & 1 << 2 != 0 ? try RenewalFacts.decode(&reader) : nil
+        var notification: NotificationFacts?
+        var transaction: TransactionFacts?
+        var renewal: RenewalFacts?
+        var notificationFields: NotificationFacts.FoldFields?
+        var transactionFields: TransactionFacts.FoldFields?
+        var renewalFields: RenewalFacts.FoldFields?
+        if version == 1 {
+            if parts & 1 << 0 != 0 { notification = try NotificationFacts.decodeVersion1(&reader) }
+            if parts & 1 << 1 != 0 { transaction = try TransactionFacts.decodeVersion1(&reader) }
+            if parts & 1 << 2 != 0 { renewal = try RenewalFacts.decodeVersion1(&reader) }
+        } else {
+            if parts & 1 << 0 != 0 { notificationFields = try NotificationFacts.FoldFields(&reader) }
+            if parts & 1 << 1 != 0 { transactionFields = try TransactionFacts.FoldFields(&reader) }
+            if parts & 1 << 2 != 0 { renewalFields = try RenewalFacts.FoldFields(&reader) }
+        }
         let evidence = parts & 1 << 3 != 0 ? try reader.readBytes(maxLength: maxEvidenceLength) : nil
         let correction = parts & 1 << 4 != 0 ? try decodeCorrection(&reader) : nil
         let link =
             parts & 1 << 5 != 0 ? Link(reason: try reader.readString(), operatorName: try reader.readString()) : nil
+        if let notificationFields { notification = try NotificationFacts(notificationFields, otherFields: &reader) }
+        if let transactionFields { transaction = try TransactionFacts(transactionFields, otherFields: &reader) }
+        if let renewalFields { renewal = try RenewalFacts(renewalFields, otherFields: &reader) }
         return LedgerRecord(
             environment: environment, source: source, idempotencyKey: key, subject: subject,
             notification: notification, transaction: transaction, renewal: renewal, evidence: evidence,
@@ -91,46 +106,83 @@ extension BinaryReader {
     mutating func readInt32() throws(CoreError) -> Int32 { try cursor.readInt32() }
 }
 
+// Version 2's groups: each decoder reads the group's fold fields into locals (its mask first), and builds the value
+// once its other fields are read after every group's fold fields (a large struct mutated after its initialiser
+// costs a full copy, every string retained and released, in optimised builds).
+
 extension NotificationFacts {
-    // Each decoder reads into locals and builds the value once: mutating a large struct after its
-    // initialiser costs a full copy (every string retained and released) in optimised builds.
-    static func decode(_ reader: inout BinaryReader) throws(CoreError) -> NotificationFacts {
-        let mask = try reader.readVarint()
-        try checkMask(mask, bits: 6, group: "notification")
-        let type = try reader.readString()
+    /// The fold's fields of a notification, as version 2 puts them first.
+    struct FoldFields {
+        let mask: UInt64
+        let type: String
+        let signedDate: Instant
+        let subtype: String?
+
+        init(_ reader: inout BinaryReader) throws(CoreError) {
+            mask = try reader.readVarint()
+            try checkMask(mask, bits: 6, group: "notification")
+            type = try reader.readString()
+            signedDate = try reader.readInstant()
+            subtype = mask & 1 << 0 != 0 ? try reader.readString() : nil
+        }
+    }
+
+    /// The notification of `fields`, its other fields read from `reader`.
+    init(_ fields: FoldFields, otherFields reader: inout BinaryReader) throws(CoreError) {
+        let mask = fields.mask
         let uuid = try reader.readString()
-        let signedDate = try reader.readInstant()
-        let subtype = mask & 1 << 0 != 0 ? try reader.readString() : nil
         let status = mask & 1 << 1 != 0 ? try reader.readInt32() : nil
         let bundleId = mask & 1 << 2 != 0 ? try reader.readString() : nil
         let appAppleId = mask & 1 << 3 != 0 ? try reader.readSigned() : nil
         let bundleVersion = mask & 1 << 4 != 0 ? try reader.readString() : nil
         let consumptionRequestReason = mask & 1 << 5 != 0 ? try reader.readString() : nil
-        return NotificationFacts(
-            type: type, subtype: subtype, uuid: uuid, signedDate: signedDate, status: status, bundleId: bundleId,
-            appAppleId: appAppleId, bundleVersion: bundleVersion, consumptionRequestReason: consumptionRequestReason)
+        self.init(
+            type: fields.type, subtype: fields.subtype, uuid: uuid, signedDate: fields.signedDate, status: status,
+            bundleId: bundleId, appAppleId: appAppleId, bundleVersion: bundleVersion,
+            consumptionRequestReason: consumptionRequestReason)
     }
 }
 
 extension TransactionFacts {
-    static func decode(_ reader: inout BinaryReader) throws(CoreError) -> TransactionFacts {
-        let mask = try reader.readVarint()
-        try checkMask(mask, bits: 20, group: "transaction")
-        let otid = try reader.readString()
-        let transactionId = try reader.readString()
-        let productId = try reader.readString()
-        let purchaseDate = try reader.readInstant()
-        let signedDate = try reader.readInstant()
+    /// The fold's fields of a transaction, as version 2 puts them first.
+    struct FoldFields {
+        let mask: UInt64
+        let otid: String
+        let transactionId: String
+        let productId: String
+        let purchaseDate: Instant
+        let signedDate: Instant
+        let expiresDate: Instant?
+        let type: String?
+        let appAccountToken: String?
+        let inAppOwnershipType: String?
+        let revocationDate: Instant?
+        let revocationType: String?
+
+        init(_ reader: inout BinaryReader) throws(CoreError) {
+            mask = try reader.readVarint()
+            try checkMask(mask, bits: 20, group: "transaction")
+            otid = try reader.readString()
+            transactionId = try reader.readString()
+            productId = try reader.readString()
+            purchaseDate = try reader.readInstant()
+            signedDate = try reader.readInstant()
+            expiresDate = mask & 1 << 3 != 0 ? try reader.readInstant() : nil
+            type = mask & 1 << 4 != 0 ? try reader.readString() : nil
+            appAccountToken = mask & 1 << 5 != 0 ? try reader.readString() : nil
+            inAppOwnershipType = mask & 1 << 6 != 0 ? try reader.readString() : nil
+            revocationDate = mask & 1 << 7 != 0 ? try reader.readInstant() : nil
+            revocationType = mask & 1 << 9 != 0 ? try reader.readString() : nil
+        }
+    }
+
+    /// The transaction of `fields`, its other fields read from `reader`.
+    init(_ fields: FoldFields, otherFields reader: inout BinaryReader) throws(CoreError) {
+        let mask = fields.mask
         let webOrderLineItemId = mask & 1 << 0 != 0 ? try reader.readString() : nil
         let subscriptionGroupIdentifier = mask & 1 << 1 != 0 ? try reader.readString() : nil
         let originalPurchaseDate = mask & 1 << 2 != 0 ? try reader.readInstant() : nil
-        let expiresDate = mask & 1 << 3 != 0 ? try reader.readInstant() : nil
-        let type = mask & 1 << 4 != 0 ? try reader.readString() : nil
-        let appAccountToken = mask & 1 << 5 != 0 ? try reader.readString() : nil
-        let inAppOwnershipType = mask & 1 << 6 != 0 ? try reader.readString() : nil
-        let revocationDate = mask & 1 << 7 != 0 ? try reader.readInstant() : nil
         let revocationReason = mask & 1 << 8 != 0 ? try reader.readInt32() : nil
-        let revocationType = mask & 1 << 9 != 0 ? try reader.readString() : nil
         let revocationPercentage = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
         let price = mask & 1 << 12 != 0 ? try reader.readSigned() : nil
         let currency = mask & 1 << 13 != 0 ? try reader.readString() : nil
@@ -141,46 +193,68 @@ extension TransactionFacts {
         let storefront = mask & 1 << 18 != 0 ? try reader.readString() : nil
         let quantity = mask & 1 << 19 != 0 ? try reader.readInt32() : nil
         // The token was canonical when encoded: set it after the initialiser, which would re-check it.
-        var facts = TransactionFacts(
-            transactionId: transactionId, originalTransactionId: otid, webOrderLineItemId: webOrderLineItemId,
-            productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier,
-            purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
-            type: type, appAccountToken: nil, inAppOwnershipType: inAppOwnershipType,
-            revocationDate: revocationDate, revocationReason: revocationReason, revocationType: revocationType,
-            revocationPercentage: revocationPercentage, isUpgraded: mask & 1 << 11 != 0, price: price,
-            currency: currency, offerType: offerType, offerIdentifier: offerIdentifier,
-            offerDiscountType: offerDiscountType, transactionReason: transactionReason, storefront: storefront,
-            quantity: quantity, signedDate: signedDate)
-        facts.appAccountToken = appAccountToken
-        return facts
+        self.init(
+            transactionId: fields.transactionId, originalTransactionId: fields.otid,
+            webOrderLineItemId: webOrderLineItemId, productId: fields.productId,
+            subscriptionGroupIdentifier: subscriptionGroupIdentifier, purchaseDate: fields.purchaseDate,
+            originalPurchaseDate: originalPurchaseDate, expiresDate: fields.expiresDate, type: fields.type,
+            appAccountToken: nil, inAppOwnershipType: fields.inAppOwnershipType,
+            revocationDate: fields.revocationDate, revocationReason: revocationReason,
+            revocationType: fields.revocationType, revocationPercentage: revocationPercentage,
+            isUpgraded: mask & 1 << 11 != 0, price: price, currency: currency, offerType: offerType,
+            offerIdentifier: offerIdentifier, offerDiscountType: offerDiscountType,
+            transactionReason: transactionReason, storefront: storefront, quantity: quantity,
+            signedDate: fields.signedDate)
+        appAccountToken = fields.appAccountToken
     }
 }
 
 extension RenewalFacts {
-    static func decode(_ reader: inout BinaryReader) throws(CoreError) -> RenewalFacts {
-        let mask = try reader.readVarint()
-        try checkMask(mask, bits: 13, group: "renewal")
-        guard mask & 0b1100 != 0b1000, mask & 0b11_0000 != 0b10_0000 else {
-            throw CoreError(.malformed, "the renewal mask \(mask) sets a value bit without its presence bit")
+    /// The fold's fields of renewal info, as version 2 puts them first.
+    struct FoldFields {
+        let mask: UInt64
+        let otid: String
+        let signedDate: Instant
+        let autoRenewProductId: String?
+        let gracePeriodExpiresDate: Instant?
+        let renewalDate: Instant?
+
+        init(_ reader: inout BinaryReader) throws(CoreError) {
+            mask = try checkedRenewalMask(try reader.readVarint())
+            otid = try reader.readString()
+            signedDate = try reader.readInstant()
+            autoRenewProductId = mask & 1 << 1 != 0 ? try reader.readString() : nil
+            gracePeriodExpiresDate = mask & 1 << 6 != 0 ? try reader.readInstant() : nil
+            renewalDate = mask & 1 << 8 != 0 ? try reader.readInstant() : nil
         }
-        let otid = try reader.readString()
-        let signedDate = try reader.readInstant()
+    }
+
+    /// The renewal info of `fields`, its other fields read from `reader`.
+    init(_ fields: FoldFields, otherFields reader: inout BinaryReader) throws(CoreError) {
+        let mask = fields.mask
         let productId = mask & 1 << 0 != 0 ? try reader.readString() : nil
-        let autoRenewProductId = mask & 1 << 1 != 0 ? try reader.readString() : nil
-        let gracePeriodExpiresDate = mask & 1 << 6 != 0 ? try reader.readInstant() : nil
         let expirationIntent = mask & 1 << 7 != 0 ? try reader.readInt32() : nil
-        let renewalDate = mask & 1 << 8 != 0 ? try reader.readInstant() : nil
         let recentSubscriptionStartDate = mask & 1 << 9 != 0 ? try reader.readInstant() : nil
         let priceIncreaseStatus = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
         let renewalPrice = mask & 1 << 11 != 0 ? try reader.readSigned() : nil
         let currency = mask & 1 << 12 != 0 ? try reader.readString() : nil
-        return RenewalFacts(
-            originalTransactionId: otid, productId: productId, autoRenewProductId: autoRenewProductId,
+        self.init(
+            originalTransactionId: fields.otid, productId: productId, autoRenewProductId: fields.autoRenewProductId,
             autoRenewStatus: mask & 1 << 2 != 0 ? mask & 1 << 3 != 0 : nil,
             isInBillingRetryPeriod: mask & 1 << 4 != 0 ? mask & 1 << 5 != 0 : nil,
-            gracePeriodExpiresDate: gracePeriodExpiresDate, expirationIntent: expirationIntent,
-            renewalDate: renewalDate, recentSubscriptionStartDate: recentSubscriptionStartDate,
+            gracePeriodExpiresDate: fields.gracePeriodExpiresDate, expirationIntent: expirationIntent,
+            renewalDate: fields.renewalDate, recentSubscriptionStartDate: recentSubscriptionStartDate,
             priceIncreaseStatus: priceIncreaseStatus, renewalPrice: renewalPrice, currency: currency,
-            signedDate: signedDate)
+            signedDate: fields.signedDate)
     }
+}
+
+/// A renewal mask, checked: no bit this version does not define, no value bit without its presence bit.
+@inline(__always)
+func checkedRenewalMask(_ mask: UInt64) throws(CoreError) -> UInt64 {
+    try checkMask(mask, bits: 13, group: "renewal")
+    guard mask & 0b1100 != 0b1000, mask & 0b11_0000 != 0b10_0000 else {
+        throw CoreError(.malformed, "the renewal mask \(mask) sets a value bit without its presence bit")
+    }
+    return mask
 }

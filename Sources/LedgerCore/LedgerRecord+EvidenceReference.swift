@@ -9,7 +9,8 @@ extension LedgerRecord {
     public static func evidenceRange(inEncoded payload: UnsafeRawBufferPointer) -> Range<Int>? {
         var reader = FactReader(payload)
         do throws(CoreError) {
-            guard try reader.primitives.readByte() == currentVersion else { return nil }
+            let version = try reader.primitives.readByte()
+            guard version == 1 || version == currentVersion else { return nil }
             let parts = try reader.primitives.readVarint()
             guard parts & 1 << 3 != 0 else { return nil }
             try checkMask(parts, bits: 6, group: "record parts")
@@ -21,9 +22,17 @@ extension LedgerRecord {
             if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // originalTransactionId
             if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // appAccountToken
             if mask & 1 << 2 != 0 { _ = try reader.primitives.readSigned() }  // userId
-            if parts & 1 << 0 != 0 { _ = try NotificationPart(&reader) }
-            if parts & 1 << 1 != 0 { _ = try TransactionPart(&reader) }
-            if parts & 1 << 2 != 0 { _ = try RenewalPart(&reader) }
+            // The evidence follows the notification, transaction and renewal in version 1, their fold fields in
+            // version 2.
+            if version == 1 {
+                if parts & 1 << 0 != 0 { _ = try NotificationPart(version1: &reader) }
+                if parts & 1 << 1 != 0 { _ = try TransactionPart(version1: &reader) }
+                if parts & 1 << 2 != 0 { _ = try RenewalPart(version1: &reader) }
+            } else {
+                if parts & 1 << 0 != 0 { _ = try NotificationPart(&reader) }
+                if parts & 1 << 1 != 0 { _ = try TransactionPart(&reader) }
+                if parts & 1 << 2 != 0 { _ = try RenewalPart(&reader) }
+            }
             let run = try reader.primitives.readRun(maxLength: maxEvidenceLength)
             return run.start..<(run.start + run.count)
         } catch {

@@ -97,7 +97,7 @@ public struct NotificationFacts: Hashable, Sendable {
 /// Records are immutable facts. The entitlement fold derives every projection from them.
 public struct LedgerRecord: Hashable, Sendable {
     /// The encoding version this record was written with; old versions stay readable forever.
-    public static let currentVersion: UInt8 = 1
+    public static let currentVersion: UInt8 = 2
 
     /// The App Store environment the record belongs to.
     public var environment: LedgerEnvironment

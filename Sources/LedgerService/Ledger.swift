@@ -28,11 +28,11 @@ public final class Ledger: Sendable {
     public static let evidenceReferences: EvidenceReferenceFinder = { LedgerRecord.evidenceRange(inEncoded: $0) }
 
     /// A reader of the ledger's records for `EventLog.verify`: each payload decoded with every check the whole
-    /// decoder makes (the fold's decoder, which refuses exactly what ``LedgerRecord/init(decoding:)`` refuses, with
-    /// the same error, at a third of its cost), so that `verify` also finds a record this build cannot read (one
+    /// decoder makes (the fold's decoder made strict, which refuses exactly what ``LedgerRecord/init(decoding:)``
+    /// refuses, with the same error, at a third of its cost), so that `verify` also finds a record this build cannot read (one
     /// of a newer encoding, or bytes the writer never wrote). One reader serves one walk, on one thread.
     public static func recordReader() -> RecordReader {
-        var batch = FoldRecords()
+        var batch = FoldRecords(strict: true)
         return { payload in
             if batch.count >= 64 { batch.removeAll() }
             do throws(CoreError) {

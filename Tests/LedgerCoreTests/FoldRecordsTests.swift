@@ -1,6 +1,7 @@
-import LedgerCore
 import LedgerTesting
 import Testing
+
+@testable import LedgerCore
 
 /// ``FoldRecords`` decodes only what the fold reads: the fold must answer exactly as it does on whole entries,
 /// and the decoder must refuse exactly the bytes ``LedgerRecord/init(decoding:)`` refuses.
@@ -8,11 +9,13 @@ import Testing
 struct FoldRecordsTests {
     let fold = EntitlementFold(catalog: .visla)
 
-    /// The entries as the log would hand them over: each record's encoding, decoded for the fold.
-    static func records(_ entries: [LedgerEntry]) throws -> FoldRecords {
+    /// The entries as the log would hand them over: each record's encoding, decoded for the fold; records of
+    /// odd seqs in version 1 of the encoding when `mixed` (a log written before version 2 and after).
+    static func records(_ entries: [LedgerEntry], mixed: Bool = true) throws -> FoldRecords {
         var records = FoldRecords()
         for entry in entries {
-            try entry.record.encoded().withUnsafeBytes { payload in
+            let bytes = mixed && entry.seq % 2 == 1 ? entry.record.encodedVersion1() : entry.record.encoded()
+            try bytes.withUnsafeBytes { payload in
                 try records.append(seq: entry.seq, recordedAt: entry.recordedAt, payload: payload)
             }
         }
@@ -124,12 +127,13 @@ struct FoldRecordsTests {
         }
     }
 
-    @Test("the decoder refuses exactly what the whole decoder refuses, with the same error")
+    @Test("a strict decoder refuses exactly what the whole decoder refuses, with the same error, in both versions")
     func sameVerdicts() {
         var generator = RandomRecords(seed: 37)
         var refused = 0
         for round in 0..<20_000 {
-            var bytes = generator.record().encoded()
+            let record = generator.record()
+            var bytes = round % 3 == 0 ? record.encodedVersion1() : record.encoded()
             if round % 4 == 0 {
                 bytes = Array(bytes[0..<Int.random(in: 0...bytes.count, using: &generator.random)])
             } else if round % 4 != 1 {
@@ -139,7 +143,7 @@ struct FoldRecordsTests {
                 }
             }
             let whole = Result { () throws(CoreError) in try LedgerRecord(decoding: bytes) }
-            var records = FoldRecords()
+            var records = FoldRecords(strict: true)
             // The standard library's buffer accessors rethrow untyped errors: carry a Result out.
             let fast = bytes.withUnsafeBytes { payload in
                 Result { () throws(CoreError) in
@@ -158,6 +162,84 @@ struct FoldRecordsTests {
             }
         }
         #expect(refused > 1_000)
+    }
+
+    @Test(
+        "a batch that is not strict reads a version 2 record's fold fields alone, with the strict batch's verdicts on them"
+    )
+    func foldFieldsAlone() throws {
+        var generator = RandomRecords(seed: 43)
+        var refused = 0
+        var unread = 0
+        for round in 0..<20_000 {
+            let record = generator.record()
+            let bytes = record.encoded()
+            var damaged = bytes
+            let position = Int.random(in: 0..<bytes.count, using: &generator.random)
+            damaged[position] ^= UInt8(1) << UInt8.random(in: 0...7, using: &generator.random)
+            if round % 3 == 0 { damaged = Array(bytes[0..<Int.random(in: 0...bytes.count, using: &generator.random)]) }
+            let (lenient, fast) = Self.append(damaged, strict: false)
+            let (strict, checked) = Self.append(damaged, strict: true)
+            switch (checked, fast) {
+            case (.success, .success):
+                #expect(String(describing: lenient.facts) == String(describing: strict.facts), "round \(round)")
+            case (.failure(let expected), .failure(let got)):
+                // It reads a prefix of what the strict batch reads, in the same order: the same first error.
+                refused += 1
+                #expect(got.code == expected.code && got.message == expected.message, "round \(round)")
+                #expect(lenient.isEmpty)
+            case (.failure, .success):
+                break  // damage it did not read (see below)
+            case (.success, .failure(let error)):
+                Issue.record("round \(round): refused by the batch that is not strict alone: \(error)")
+            }
+            // A byte changed past the fold's fields (in the evidence or the other fields) is not read: the same
+            // facts as the record's own (operator records, read whole, aside).
+            let foldEnd = Self.foldFieldsEnd(bytes)
+            let isOperator =
+                record.correction != nil || record.link != nil || record.source == .correction || record.source == .link
+            guard foldEnd < bytes.count, round % 3 != 0, !isOperator else { continue }
+            var beyond = bytes
+            beyond[Int.random(in: foldEnd..<bytes.count, using: &generator.random)] ^= 0xFF
+            let (original, _) = Self.append(bytes, strict: false)
+            let (changed, result) = Self.append(beyond, strict: false)
+            if case .failure(let error) = result { Issue.record("round \(round): \(error)") }
+            #expect(String(describing: changed.facts) == String(describing: original.facts), "round \(round)")
+            unread += 1
+        }
+        #expect(refused > 1_000)
+        #expect(unread > 1_000)
+    }
+
+    /// A batch of one record's bytes, and how appending them went.
+    static func append(_ bytes: [UInt8], strict: Bool) -> (FoldRecords, Result<Void, CoreError>) {
+        var records = FoldRecords(strict: strict)
+        let result = bytes.withUnsafeBytes { payload in
+            Result { () throws(CoreError) in
+                try records.append(seq: 1, recordedAt: Instant(milliseconds: 0), payload: payload)
+            }
+        }
+        return (records, result)
+    }
+
+    /// The offset at which a version 2 record's fold fields end (its evidence, or its other fields, start).
+    static func foldFieldsEnd(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { payload in
+            var reader = FactReader(payload)
+            _ = try? reader.primitives.readByte()
+            let parts = (try? reader.primitives.readVarint()) ?? 0
+            _ = try? reader.readRange()
+            _ = try? reader.primitives.readByte()
+            _ = try? reader.readRange()
+            let mask = (try? reader.primitives.readVarint()) ?? 0
+            if mask & 1 != 0 { _ = try? reader.readRange() }
+            if mask & 2 != 0 { _ = try? reader.readRange() }
+            if mask & 4 != 0 { _ = try? reader.primitives.readSigned() }
+            if parts & 1 != 0 { _ = try? NotificationPart(&reader) }
+            if parts & 2 != 0 { _ = try? TransactionPart(&reader) }
+            if parts & 4 != 0 { _ = try? RenewalPart(&reader) }
+            return reader.primitives.offset
+        }
     }
 
     @Test("users and the next change are those of the whole records")

@@ -1,6 +1,7 @@
-import LedgerCore
 import LedgerTesting
 import Testing
+
+@testable import LedgerCore
 
 @Suite("Binary record encoding")
 struct LedgerRecordBinaryTests {
@@ -16,6 +17,11 @@ struct LedgerRecordBinaryTests {
             let raw = try bytes.withUnsafeBytes { (buffer) throws(CoreError) in try LedgerRecord(decoding: buffer) }
             #expect(raw == record)
             #expect(record.encoded() == bytes, "the encoding is deterministic")
+            // Version 1, which logs written before version 2 hold, reads back as the same record.
+            let version1 = record.encodedVersion1()
+            #expect(version1.first == 1)
+            #expect(try LedgerRecord(decoding: version1) == record)
+            #expect(version1.count == bytes.count, "the same fields, in another order")
         }
     }
 
@@ -27,6 +33,9 @@ struct LedgerRecordBinaryTests {
             let bytes = record.encoded()
             let range = bytes.withUnsafeBytes { LedgerRecord.evidenceRange(inEncoded: $0) }
             #expect(range.map { Array(bytes[$0]) } == record.evidence)
+            let version1 = record.encodedVersion1()
+            let range1 = version1.withUnsafeBytes { LedgerRecord.evidenceRange(inEncoded: $0) }
+            #expect(range1.map { Array(version1[$0]) } == record.evidence)
             // A truncated record refers to nothing it cannot prove.
             if let range, range.upperBound > 0 {
                 let cut = Array(bytes[..<(range.upperBound - 1)])
@@ -65,8 +74,12 @@ struct LedgerRecordBinaryTests {
         var records = RandomRecords(seed: 2)
         for _ in 0..<100 {
             let bytes = records.record().encoded()
+            let version1 = records.record().encodedVersion1()
             for length in 0..<bytes.count {
                 #expect(throws: CoreError(.truncated, "")) { try LedgerRecord(decoding: bytes[0..<length]) }
+            }
+            for length in 0..<version1.count {
+                #expect(throws: CoreError(.truncated, "")) { try LedgerRecord(decoding: version1[0..<length]) }
             }
         }
     }
@@ -81,9 +94,9 @@ struct LedgerRecordBinaryTests {
                 bytes = (0..<Int.random(in: 0...300, using: &records.random)).map { _ in
                     UInt8.random(in: 0...255, using: &records.random)
                 }
-                if !bytes.isEmpty, records.chance() { bytes[0] = 1 }
+                if !bytes.isEmpty, records.chance() { bytes[0] = round % 4 == 0 ? 1 : LedgerRecord.currentVersion }
             } else {
-                bytes = records.record().encoded()
+                bytes = round % 4 == 1 ? records.record().encodedVersion1() : records.record().encoded()
                 for _ in 0..<Int.random(in: 1...4, using: &records.random) {
                     let position = Int.random(in: 0..<bytes.count, using: &records.random)
                     bytes[position] ^= UInt8(1) << UInt8.random(in: 0...7, using: &records.random)

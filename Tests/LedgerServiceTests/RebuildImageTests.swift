@@ -1,10 +1,10 @@
-import LedgerCore
 import LedgerCrypto
 import LedgerLog
 import LedgerSystem
 import LedgerTesting
 import Testing
 
+@testable import LedgerCore
 @testable import LedgerService
 
 #if canImport(Glibc)
@@ -21,12 +21,25 @@ import Testing
     /// A ledger in segments of 4 KiB: every lifecycle, then operator grants to 300 users and links joining every
     /// seven of them through a subscription, interleaved so that components span segments, with records without
     /// subject keys between them.
-    func ledger(fileSystem: any FileSystem = PosixFileSystem()) throws -> Ledger {
+    /// With `version1`, every other lifecycle's records are appended in version 1 of the record encoding, as a
+    /// log written before version 2 holds them.
+    func ledger(fileSystem: any FileSystem = PosixFileSystem(), at path: String? = nil, version1: Bool = false)
+        throws -> Ledger
+    {
         let ledger = try Ledger.openWriter(
-            at: directory.path, environment: .sandbox, fileSystem: fileSystem, options: LogOptions(segmentSize: 4096))
+            at: path ?? directory.path, environment: .sandbox, fileSystem: fileSystem,
+            options: LogOptions(segmentSize: 4096))
         let log = try #require(ledger.log as? EventLog)
-        for lifecycle in Lifecycle.all {
-            _ = try ledger.append(lifecycle.entries.map { ($0.record, nil) })
+        for (number, lifecycle) in Lifecycle.all.enumerated() {
+            guard version1, number % 2 == 0 else {
+                _ = try ledger.append(lifecycle.entries.map { ($0.record, nil) })
+                continue
+            }
+            for entry in lifecycle.entries {
+                var logEntry = try Ledger.logEntry(for: entry.record)
+                logEntry.payload = entry.record.encodedVersion1()
+                _ = try log.append([logEntry])
+            }
         }
         let payload = Lifecycle.all[0].entries[0].record.encoded()
         for round in 0..<2 {
@@ -125,6 +138,35 @@ import Testing
         let reader = try Ledger.openReader(at: directory.path)
         defer { reader.log.close() }
         #expect(try reader.rebuildProjections(at: at) == reference)
+    }
+
+    @Test func aLogOfBothRecordEncodingsRebuildsAnswersAndVerifiesAsOneOfTheCurrentEncoding() throws {
+        let current = try ledger()
+        defer { current.log.close() }
+        let mixedPath = directory.path + "/mixed"
+        let mixed = try ledger(at: mixedPath, version1: true)
+        defer { mixed.log.close() }
+        var versions = Set<UInt8>()
+        try #require(mixed.log as? EventLog).forEachView { view, _, _ in versions.insert(view.payload.first ?? 0) }
+        #expect(versions == [1, LedgerRecord.currentVersion])
+        #expect(try mixed.rebuildProjections(at: at) == current.rebuildProjections(at: at))
+        for lifecycle in Lifecycle.all {
+            for check in lifecycle.checks {
+                let query = check.query ?? lifecycle.query
+                #expect(
+                    try mixed.state(of: query, at: check.at, knownAt: check.knownAt)
+                        == current.state(of: query, at: check.at, knownAt: check.knownAt), "\(lifecycle.name)")
+            }
+        }
+        let report = try EventLog.verify(at: mixedPath, readRecord: Ledger.recordReader())
+        #expect(report.ok, "\(String(describing: report.problem))")
+        #expect(report.records == mixed.log.head.seq)
+        // The lifecycles' records name evidence none of them stored: found in both encodings alike.
+        let references = { (path: String) throws in
+            try EventLog.verify(at: path, evidenceReferences: Ledger.evidenceReferences).missingEvidence
+        }
+        #expect(try references(mixedPath) > 0)
+        #expect(try references(mixedPath) == references(directory.path))
     }
 
     @Test func aFileSystemThatDoesNotMapHasEverySegmentCopiedAndAReadFaultStopsTheRebuild() throws {
