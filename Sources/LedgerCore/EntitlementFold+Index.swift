@@ -210,9 +210,9 @@ extension EntitlementFold {
             return write
         }
 
-        /// Which of two duplicates with the same sequence number and recording time (malformed input) the
-        /// fold keeps: the smaller encoding.
-        /// (A log's payload is the record's encoding, so both sources choose alike.)
+        /// Which of two duplicates with the same sequence number and recording time (malformed input: no log
+        /// holds two records under one seq) the fold keeps: the smaller encoding. (A log's payload is the record's
+        /// encoding, so both sources choose alike on records of the current encoding version.)
         private static func precedes(_ lhs: Int, _ rhs: Int, _ source: Source) -> Bool {
             switch source {
             case .entries(let entries):

@@ -3,10 +3,14 @@ import LedgerCrypto
 import LedgerJSON
 
 extension LedgerRecord {
+    /// The version of the record's JSON shape (``json``), 1 since the first; not the version of its binary
+    /// encoding (``LedgerRecord/currentVersion``), which changes how records are stored, not what they say.
+    public static let jsonVersion = 1
+
     /// The normalised record as JSON: every fact it holds, times in ISO 8601, absent facts omitted.
     public var json: JSONValue {
         var object: JSONObject = [
-            "version": .int(LedgerRecord.currentVersion),
+            "version": .int(LedgerRecord.jsonVersion),
             "environment": .string(environment.rawValue),
             "source": .string(source.description),
             "idempotencyKey": .string(idempotencyKey),
