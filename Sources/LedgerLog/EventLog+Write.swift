@@ -57,10 +57,9 @@ extension EventLog {
                 segment = (created.name, created.fd, created.size)
             }
             // Size every frame, then encode the batch in place into one block; then one fdatasync. A batch of
-            // more than two sealing chunks is filled (and checksummed up to each frame's hash) here while a helper
-            // thread hashes the chain behind the filling; the sealed bytes then go to the file from here, up to
-            // each 2 MiB boundary of the segment at a time. A smaller batch is sealed and written here alone. On
-            // failure, cut the partial batch off again.
+            // more than two chunks is filled (and checksummed up to each frame's hash) here while a helper thread
+            // hashes the chain behind the filling; each sealed megabyte then goes to the file from here. A smaller
+            // batch is sealed and written here alone. On failure, cut the partial batch off again.
             let count = plan.records.count
             var offsets: [UInt32] = []
             offsets.reserveCapacity(count + 1)
@@ -81,10 +80,10 @@ extension EventLog {
             var start = 0
             var failure: SystemError?
             let writer =
-                total > 2 * Self.sealingChunk
+                total > 2 * Self.writeChunk
                 ? SealingWriter(
                     fileSystem, segment.fd, base, at: segment.size, frameEnds: ends, previousHash: context.headHash,
-                    chunk: Self.sealingChunk)
+                    chunk: Self.writeChunk)
                 : nil
             plan.records.withUnsafeBufferPointer { records in
                 plan.forEachEntry { position, entry in
@@ -118,15 +117,14 @@ extension EventLog {
                         ) { subjectHashes.append(StableHash.hash($0)) }
                     }
                     start = end
-                    let chunkEnd = Self.chunkEnd(from: flushed, at: segment.size)
-                    if end >= chunkEnd {
+                    if end - flushed >= Self.writeChunk {
                         do throws(SystemError) {
-                            try flush(segment.fd, base, flushed..<chunkEnd, at: segment.size)
+                            try flush(segment.fd, base, flushed..<end, at: segment.size)
                         } catch {
                             failure = error
                             return false
                         }
-                        flushed = chunkEnd
+                        flushed = end
                     }
                     return true
                 }
@@ -157,26 +155,8 @@ extension EventLog {
         }
     }
 
-    /// How many bytes a ``SealingWriter``'s helper seals between publications; batches of more than two such
-    /// chunks are sealed by one.
-    static let sealingChunk = 1 << 20
-
-    /// How many encoded bytes are handed to the file at a time within a batch, at most: each write ends at a
-    /// multiple of it in the segment (see ``chunkEnd(from:at:)``).
-    static let writeChunk = 2 << 20
-
-    /// Where the write of a batch's bytes from `written` on ends (a position in the batch, whose first byte goes at
-    /// `base` in the segment): at the next multiple of ``writeChunk`` in the segment. A write that covers a whole
-    /// aligned 2 MiB range of the file lets the page cache hold it as one huge folio, which a reader's mapping of
-    /// the segment then maps whole with one page-table entry: random reads of records across a large log (a
-    /// rebuild's components, a query's subject) miss the TLB far less often than over 4 KiB pages. Only
-    /// batches of megabytes (an import, a bulk load) write such ranges; a log written by small group commits is
-    /// held in small folios until the page cache reads it again (after a restart, or memory pressure), in huge
-    /// ones then too.
-    static func chunkEnd(from written: Int, at base: Int64) -> Int {
-        let position = Int(base) + written
-        return position - position % writeChunk + writeChunk - Int(base)
-    }
+    /// How many encoded bytes are handed to the file at a time within a batch.
+    static let writeChunk = 1 << 20
     /// How many filled bytes the leader hands to the sealing thread at a time.
     static let sealStep = 64 << 10
 

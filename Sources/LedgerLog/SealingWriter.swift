@@ -11,9 +11,8 @@ import LedgerSystem
 /// an append; this way it overlaps everything else, and the helper does nothing but hash. The leader fills each
 /// frame and checksums its body (``RecordCodec/checksumBody(size:at:)``), hands the filled frames over with
 /// ``submit(frames:)``, and once all are submitted calls ``finish()``, which hands the sealed bytes to the file a
-/// chunk at a time (up to each multiple of the chunk size in the file, ``EventLog/chunkEnd(from:at:)``, wherever
-/// that cuts the frames), with their writeback started, as the helper seals them.
-/// Used only for batches of more than two of its chunks; smaller ones are sealed and written by the leader.
+/// chunk at a time (wherever the chunks cut the frames), with their writeback started, as the helper seals them.
+/// Used only for batches of more than two chunks; smaller ones are sealed and written by the leader.
 final class SealingWriter: @unchecked Sendable {
     // @unchecked Sendable: `ready`, `sealed` and `stop` are only touched while holding `lock`; the leader does not
     // change the bytes of frames it submitted, and writes only frames the helper has sealed, which the helper no
@@ -27,7 +26,6 @@ final class SealingWriter: @unchecked Sendable {
     private let ends: [Int]
     /// The hash the first frame chains to.
     private let previousHash: [UInt8]
-    /// How many bytes the helper seals between publications.
     private let chunk: Int
     /// Frames submitted by the leader.
     private var ready = 0
@@ -40,7 +38,7 @@ final class SealingWriter: @unchecked Sendable {
     private var started = false
 
     /// Starts the thread that seals the frames ending at `ends` in `buffer` (chained after `previousHash`) as they
-    /// are submitted; ``finish()`` writes `buffer[i]` at file offset `offset + i`, a chunk at a time.
+    /// are submitted; ``finish()`` writes `buffer[i]` at file offset `offset + i`, `chunk` bytes at a time.
     init(
         _ fileSystem: any FileSystem, _ fd: FileDescriptor, _ buffer: UnsafeMutableRawPointer, at offset: Int64,
         frameEnds ends: [Int], previousHash: [UInt8], chunk: Int
@@ -83,9 +81,8 @@ final class SealingWriter: @unchecked Sendable {
         while written < ends.last! {
             let target: Int = lock.withLock {
                 // The next chunk, or what is left once everything is sealed.
-                let chunkEnd = EventLog.chunkEnd(from: written, at: offset)
-                while sealed < ends.count && sealedEnd < chunkEnd { lock.wait() }
-                return min(sealedEnd, chunkEnd)
+                while sealed < ends.count && sealedEnd - written < chunk { lock.wait() }
+                return min(sealedEnd, written + chunk)
             }
             do {
                 try fileSystem.writeAll(

@@ -78,7 +78,6 @@ public final class FaultInjectingFileSystem: FileSystem {
         var faults: [Armed] = []
         var paths: [Int32: String] = [:]
         var firedCount = 0
-        var writes: [(path: String?, offset: Int64, count: Int)]?
     }
 
     private let base: any FileSystem
@@ -101,15 +100,6 @@ public final class FaultInjectingFileSystem: FileSystem {
 
     /// How many times a fault has fired since this file system was made.
     public var firedCount: Int { state.withLock { $0.firedCount } }
-
-    /// Starts keeping every write that reaches the wrapped file system (path, offset, bytes written), for
-    /// ``writes``; until then none are kept.
-    public func recordWrites() {
-        state.withLock { $0.writes = $0.writes ?? [] }
-    }
-
-    /// The writes kept since ``recordWrites()``, in order.
-    public var writes: [(path: String?, offset: Int64, count: Int)] { state.withLock { $0.writes ?? [] } }
 
     private func effect(_ operation: Fault.Operation, path: String?) -> Fault.Effect? {
         state.withLock { state -> Fault.Effect? in
@@ -168,16 +158,10 @@ public final class FaultInjectingFileSystem: FileSystem {
             throw SystemError.fromErrno(value, call: "pwrite", path: path)
         case .shortWrite(let maxBytes)?:
             let count = min(maxBytes, bytes.count)
-            return record(
-                try base.pwrite(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: offset), path, offset)
+            return try base.pwrite(fd, UnsafeRawBufferPointer(rebasing: bytes[0..<count]), at: offset)
         case nil:
-            return record(try base.pwrite(fd, bytes, at: offset), path, offset)
+            return try base.pwrite(fd, bytes, at: offset)
         }
-    }
-
-    private func record(_ written: Int, _ path: String?, _ offset: Int64) -> Int {
-        state.withLock { $0.writes?.append((path, offset, written)) }
-        return written
     }
 
     public func fsync(_ fd: FileDescriptor) throws(SystemError) {

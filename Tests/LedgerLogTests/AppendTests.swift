@@ -62,38 +62,6 @@ import Testing
         #expect(batched.head.seq == 9_000)
     }
 
-    /// A batch's bytes go to the file in writes that end at 2 MiB boundaries of the segment, so that a big batch
-    /// writes whole aligned 2 MiB ranges (which the page cache can hold as huge pages): after a first small batch
-    /// (the big one then starts at no boundary), on both big-batch paths (sealed by a helper thread, or by the
-    /// leader alone), and the bytes are those of one record at a time.
-    @Test(arguments: [9_000, 4_000])
-    func aBigBatchIsWrittenUpToEachTwoMebibyteBoundary(records: Int) throws {
-        let time: Int64 = 1_767_225_600_000
-        let fileSystem = FaultInjectingFileSystem()
-        let temp = TempDirectory()
-        let log = try openWriter(temp.data, fileSystem: fileSystem)
-        defer { log.close() }
-        _ = try log.append([entry(0, payloadSize: 600, time: time)])
-        fileSystem.recordWrites()
-        // 9,000 records of 600 bytes: about 5.8 MB, sealed by a helper; 4,000: about 2.6 MB, by the leader.
-        _ = try log.append((1...records).map { entry($0, payloadSize: 600, time: time) })
-        let writes = fileSystem.writes.filter { $0.path?.hasSuffix(".seg") == true }
-        let boundary: Int64 = 2 << 20
-        #expect(writes.count >= 2)
-        #expect(writes.first.map { $0.offset % boundary != 0 } == true)
-        for (index, write) in writes.enumerated() {
-            if index > 0 { #expect(write.offset == writes[index - 1].offset + Int64(writes[index - 1].count)) }
-            #expect(write.count <= boundary)
-            // Every write but the batch's last ends at a boundary.
-            if index + 1 < writes.count { #expect((write.offset + Int64(write.count)) % boundary == 0) }
-        }
-        let single = TempDirectory()
-        let reference = try openWriter(single.data)
-        defer { reference.close() }
-        for n in 0...records { _ = try reference.append(entry(n, payloadSize: 600, time: time)) }
-        #expect(log.head.hash == reference.head.hash)
-    }
-
     @Test func duplicatesAreRecognisedAcrossRestarts() throws {
         let temp = TempDirectory()
         do {
