@@ -1,6 +1,7 @@
 extension FoldRecords {
     /// Decodes one payload into the fold's facts (layout in `LedgerRecord+Binary.swift`), field by field in the
-    /// order and with the checks of ``LedgerRecord/init(decoding:)``; see ``FoldRecords``.
+    /// order and with the checks of ``LedgerRecord/init(decoding:)``, up to the last fold field of a version 2
+    /// record unless the batch is strict; see ``FoldRecords``.
     ///
     /// On success the payload has been added to ``texts`` (where the facts' texts point) and the record's facts
     /// appended to ``facts``, built in place (a few hundred bytes: built elsewhere and copied in, the copies cost a
@@ -62,8 +63,8 @@ extension FoldRecords {
             }
         }
 
-        // Only now, every byte checked: the payload joins the batch's bytes, where the texts the fold reads
-        // point.
+        // Only now, every byte it reads checked: the payload joins the batch's bytes, where the texts the fold
+        // reads point.
         let base = texts.append(payload)
         let subject = subjectOTID.map { reader.text($0, at: base) }
         var otid: FoldText?
