@@ -49,32 +49,33 @@ extension LedgerRecord {
         if mask & 1 << 1 != 0 { subject.appAccountToken = try reader.readString() }
         if mask & 1 << 2 != 0 { subject.userId = try reader.readSigned() }
 
-        var notification: NotificationFacts?
-        var transaction: TransactionFacts?
-        var renewal: RenewalFacts?
-        var notificationFields: NotificationFacts.FoldFields?
-        var transactionFields: TransactionFacts.FoldFields?
-        var renewalFields: RenewalFacts.FoldFields?
         if version == 1 {
-            if parts & 1 << 0 != 0 { notification = try NotificationFacts.decodeVersion1(&reader) }
-            if parts & 1 << 1 != 0 { transaction = try TransactionFacts.decodeVersion1(&reader) }
-            if parts & 1 << 2 != 0 { renewal = try RenewalFacts.decodeVersion1(&reader) }
-        } else {
-            if parts & 1 << 0 != 0 { notificationFields = try NotificationFacts.FoldFields(&reader) }
-            if parts & 1 << 1 != 0 { transactionFields = try TransactionFacts.FoldFields(&reader) }
-            if parts & 1 << 2 != 0 { renewalFields = try RenewalFacts.FoldFields(&reader) }
+            let notification = parts & 1 << 0 != 0 ? try NotificationFacts.decodeVersion1(&reader) : nil
+            let transaction = parts & 1 << 1 != 0 ? try TransactionFacts.decodeVersion1(&reader) : nil
+            let renewal = parts & 1 << 2 != 0 ? try RenewalFacts.decodeVersion1(&reader) : nil
+            let (evidence, correction, link) = try decodeLastParts(parts, &reader)
+            return LedgerRecord(
+                environment: environment, source: source, idempotencyKey: key, subject: subject,
+                notification: notification, transaction: transaction, renewal: renewal, evidence: evidence,
+                correction: correction, link: link)
         }
-        let evidence = parts & 1 << 3 != 0 ? try reader.readBytes(maxLength: maxEvidenceLength) : nil
-        let correction = parts & 1 << 4 != 0 ? try decodeCorrection(&reader) : nil
-        let link =
-            parts & 1 << 5 != 0 ? Link(reason: try reader.readString(), operatorName: try reader.readString()) : nil
-        if let notificationFields { notification = try NotificationFacts(notificationFields, otherFields: &reader) }
-        if let transactionFields { transaction = try TransactionFacts(transactionFields, otherFields: &reader) }
-        if let renewalFields { renewal = try RenewalFacts(renewalFields, otherFields: &reader) }
+        let (notification, transaction, renewal, evidence, correction, link) = try decodeVersion2Parts(
+            parts, &reader)
         return LedgerRecord(
             environment: environment, source: source, idempotencyKey: key, subject: subject,
             notification: notification, transaction: transaction, renewal: renewal, evidence: evidence,
             correction: correction, link: link)
+    }
+
+    /// The evidence, correction and link parts, in both versions.
+    private static func decodeLastParts(_ parts: UInt64, _ reader: inout BinaryReader) throws(CoreError)
+        -> (evidence: [UInt8]?, correction: Correction?, link: Link?)
+    {
+        let evidence = parts & 1 << 3 != 0 ? try reader.readBytes(maxLength: maxEvidenceLength) : nil
+        let correction = parts & 1 << 4 != 0 ? try decodeCorrection(&reader) : nil
+        let link =
+            parts & 1 << 5 != 0 ? Link(reason: try reader.readString(), operatorName: try reader.readString()) : nil
+        return (evidence, correction, link)
     }
 
     private static func decodeCorrection(_ reader: inout BinaryReader) throws(CoreError) -> Correction {
@@ -106,146 +107,134 @@ extension BinaryReader {
     mutating func readInt32() throws(CoreError) -> Int32 { try cursor.readInt32() }
 }
 
-// Version 2's groups: each decoder reads the group's fold fields into locals (its mask first), and builds the value
-// once its other fields are read after every group's fold fields (a large struct mutated after its initialiser
-// costs a full copy, every string retained and released, in optimised builds).
-
-extension NotificationFacts {
-    /// The fold's fields of a notification, as version 2 puts them first.
-    struct FoldFields {
-        let mask: UInt64
-        let type: String
-        let signedDate: Instant
-        let subtype: String?
-
-        init(_ reader: inout BinaryReader) throws(CoreError) {
-            mask = try reader.readVarint()
-            try checkMask(mask, bits: 6, group: "notification")
-            type = try reader.readString()
-            signedDate = try reader.readInstant()
-            subtype = mask & 1 << 0 != 0 ? try reader.readString() : nil
+extension LedgerRecord {
+    /// Version 2's parts after the subject: the notification's, transaction's and renewal's fold fields, the
+    /// evidence, correction and link, then the three groups' other fields. Every field is read into a local and
+    /// each value built once from them: a value built from an intermediate one holding its strings (retained into
+    /// it, released after) made the whole decoder a quarter slower.
+    private static func decodeVersion2Parts(_ parts: UInt64, _ reader: inout BinaryReader) throws(CoreError) -> (
+        NotificationFacts?, TransactionFacts?, RenewalFacts?, evidence: [UInt8]?, correction: Correction?,
+        link: Link?
+    ) {
+        let hasNotification = parts & 1 << 0 != 0
+        let hasTransaction = parts & 1 << 1 != 0
+        let hasRenewal = parts & 1 << 2 != 0
+        // The fold's fields.
+        var notificationMask: UInt64 = 0
+        var notificationType = ""
+        var notificationSigned = Instant.distantPast
+        var subtype: String?
+        if hasNotification {
+            notificationMask = try reader.readVarint()
+            try checkMask(notificationMask, bits: 6, group: "notification")
+            notificationType = try reader.readString()
+            notificationSigned = try reader.readInstant()
+            if notificationMask & 1 << 0 != 0 { subtype = try reader.readString() }
         }
-    }
-
-    /// The notification of `fields`, its other fields read from `reader`.
-    init(_ fields: FoldFields, otherFields reader: inout BinaryReader) throws(CoreError) {
-        let mask = fields.mask
-        let uuid = try reader.readString()
-        let status = mask & 1 << 1 != 0 ? try reader.readInt32() : nil
-        let bundleId = mask & 1 << 2 != 0 ? try reader.readString() : nil
-        let appAppleId = mask & 1 << 3 != 0 ? try reader.readSigned() : nil
-        let bundleVersion = mask & 1 << 4 != 0 ? try reader.readString() : nil
-        let consumptionRequestReason = mask & 1 << 5 != 0 ? try reader.readString() : nil
-        self.init(
-            type: fields.type, subtype: fields.subtype, uuid: uuid, signedDate: fields.signedDate, status: status,
-            bundleId: bundleId, appAppleId: appAppleId, bundleVersion: bundleVersion,
-            consumptionRequestReason: consumptionRequestReason)
-    }
-}
-
-extension TransactionFacts {
-    /// The fold's fields of a transaction, as version 2 puts them first.
-    struct FoldFields {
-        let mask: UInt64
-        let otid: String
-        let transactionId: String
-        let productId: String
-        let purchaseDate: Instant
-        let signedDate: Instant
-        let expiresDate: Instant?
-        let type: String?
-        let appAccountToken: String?
-        let inAppOwnershipType: String?
-        let revocationDate: Instant?
-        let revocationType: String?
-
-        init(_ reader: inout BinaryReader) throws(CoreError) {
+        var mask: UInt64 = 0
+        var otid = ""
+        var transactionId = ""
+        var productId = ""
+        var purchaseDate = Instant.distantPast
+        var transactionSigned = Instant.distantPast
+        var expiresDate: Instant?
+        var type: String?
+        var appAccountToken: String?
+        var ownership: String?
+        var revocationDate: Instant?
+        var revocationType: String?
+        if hasTransaction {
             mask = try reader.readVarint()
             try checkMask(mask, bits: 20, group: "transaction")
             otid = try reader.readString()
             transactionId = try reader.readString()
             productId = try reader.readString()
             purchaseDate = try reader.readInstant()
-            signedDate = try reader.readInstant()
-            expiresDate = mask & 1 << 3 != 0 ? try reader.readInstant() : nil
-            type = mask & 1 << 4 != 0 ? try reader.readString() : nil
-            appAccountToken = mask & 1 << 5 != 0 ? try reader.readString() : nil
-            inAppOwnershipType = mask & 1 << 6 != 0 ? try reader.readString() : nil
-            revocationDate = mask & 1 << 7 != 0 ? try reader.readInstant() : nil
-            revocationType = mask & 1 << 9 != 0 ? try reader.readString() : nil
+            transactionSigned = try reader.readInstant()
+            if mask & 1 << 3 != 0 { expiresDate = try reader.readInstant() }
+            if mask & 1 << 4 != 0 { type = try reader.readString() }
+            if mask & 1 << 5 != 0 { appAccountToken = try reader.readString() }
+            if mask & 1 << 6 != 0 { ownership = try reader.readString() }
+            if mask & 1 << 7 != 0 { revocationDate = try reader.readInstant() }
+            if mask & 1 << 9 != 0 { revocationType = try reader.readString() }
         }
-    }
-
-    /// The transaction of `fields`, its other fields read from `reader`.
-    init(_ fields: FoldFields, otherFields reader: inout BinaryReader) throws(CoreError) {
-        let mask = fields.mask
-        let webOrderLineItemId = mask & 1 << 0 != 0 ? try reader.readString() : nil
-        let subscriptionGroupIdentifier = mask & 1 << 1 != 0 ? try reader.readString() : nil
-        let originalPurchaseDate = mask & 1 << 2 != 0 ? try reader.readInstant() : nil
-        let revocationReason = mask & 1 << 8 != 0 ? try reader.readInt32() : nil
-        let revocationPercentage = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
-        let price = mask & 1 << 12 != 0 ? try reader.readSigned() : nil
-        let currency = mask & 1 << 13 != 0 ? try reader.readString() : nil
-        let offerType = mask & 1 << 14 != 0 ? try reader.readInt32() : nil
-        let offerIdentifier = mask & 1 << 15 != 0 ? try reader.readString() : nil
-        let offerDiscountType = mask & 1 << 16 != 0 ? try reader.readString() : nil
-        let transactionReason = mask & 1 << 17 != 0 ? try reader.readString() : nil
-        let storefront = mask & 1 << 18 != 0 ? try reader.readString() : nil
-        let quantity = mask & 1 << 19 != 0 ? try reader.readInt32() : nil
-        // The token was canonical when encoded: set it after the initialiser, which would re-check it.
-        self.init(
-            transactionId: fields.transactionId, originalTransactionId: fields.otid,
-            webOrderLineItemId: webOrderLineItemId, productId: fields.productId,
-            subscriptionGroupIdentifier: subscriptionGroupIdentifier, purchaseDate: fields.purchaseDate,
-            originalPurchaseDate: originalPurchaseDate, expiresDate: fields.expiresDate, type: fields.type,
-            appAccountToken: nil, inAppOwnershipType: fields.inAppOwnershipType,
-            revocationDate: fields.revocationDate, revocationReason: revocationReason,
-            revocationType: fields.revocationType, revocationPercentage: revocationPercentage,
-            isUpgraded: mask & 1 << 11 != 0, price: price, currency: currency, offerType: offerType,
-            offerIdentifier: offerIdentifier, offerDiscountType: offerDiscountType,
-            transactionReason: transactionReason, storefront: storefront, quantity: quantity,
-            signedDate: fields.signedDate)
-        appAccountToken = fields.appAccountToken
-    }
-}
-
-extension RenewalFacts {
-    /// The fold's fields of renewal info, as version 2 puts them first.
-    struct FoldFields {
-        let mask: UInt64
-        let otid: String
-        let signedDate: Instant
-        let autoRenewProductId: String?
-        let gracePeriodExpiresDate: Instant?
-        let renewalDate: Instant?
-
-        init(_ reader: inout BinaryReader) throws(CoreError) {
-            mask = try checkedRenewalMask(try reader.readVarint())
-            otid = try reader.readString()
-            signedDate = try reader.readInstant()
-            autoRenewProductId = mask & 1 << 1 != 0 ? try reader.readString() : nil
-            gracePeriodExpiresDate = mask & 1 << 6 != 0 ? try reader.readInstant() : nil
-            renewalDate = mask & 1 << 8 != 0 ? try reader.readInstant() : nil
+        var renewalMask: UInt64 = 0
+        var renewalOTID = ""
+        var renewalSigned = Instant.distantPast
+        var autoRenewProductId: String?
+        var gracePeriodExpiresDate: Instant?
+        var renewalDate: Instant?
+        if hasRenewal {
+            renewalMask = try checkedRenewalMask(try reader.readVarint())
+            renewalOTID = try reader.readString()
+            renewalSigned = try reader.readInstant()
+            if renewalMask & 1 << 1 != 0 { autoRenewProductId = try reader.readString() }
+            if renewalMask & 1 << 6 != 0 { gracePeriodExpiresDate = try reader.readInstant() }
+            if renewalMask & 1 << 8 != 0 { renewalDate = try reader.readInstant() }
         }
-    }
-
-    /// The renewal info of `fields`, its other fields read from `reader`.
-    init(_ fields: FoldFields, otherFields reader: inout BinaryReader) throws(CoreError) {
-        let mask = fields.mask
-        let productId = mask & 1 << 0 != 0 ? try reader.readString() : nil
-        let expirationIntent = mask & 1 << 7 != 0 ? try reader.readInt32() : nil
-        let recentSubscriptionStartDate = mask & 1 << 9 != 0 ? try reader.readInstant() : nil
-        let priceIncreaseStatus = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
-        let renewalPrice = mask & 1 << 11 != 0 ? try reader.readSigned() : nil
-        let currency = mask & 1 << 12 != 0 ? try reader.readString() : nil
-        self.init(
-            originalTransactionId: fields.otid, productId: productId, autoRenewProductId: fields.autoRenewProductId,
-            autoRenewStatus: mask & 1 << 2 != 0 ? mask & 1 << 3 != 0 : nil,
-            isInBillingRetryPeriod: mask & 1 << 4 != 0 ? mask & 1 << 5 != 0 : nil,
-            gracePeriodExpiresDate: fields.gracePeriodExpiresDate, expirationIntent: expirationIntent,
-            renewalDate: fields.renewalDate, recentSubscriptionStartDate: recentSubscriptionStartDate,
-            priceIncreaseStatus: priceIncreaseStatus, renewalPrice: renewalPrice, currency: currency,
-            signedDate: fields.signedDate)
+        let (evidence, correction, link) = try decodeLastParts(parts, &reader)
+        // The others, and each value.
+        var notification: NotificationFacts?
+        if hasNotification {
+            let uuid = try reader.readString()
+            let status = notificationMask & 1 << 1 != 0 ? try reader.readInt32() : nil
+            let bundleId = notificationMask & 1 << 2 != 0 ? try reader.readString() : nil
+            let appAppleId = notificationMask & 1 << 3 != 0 ? try reader.readSigned() : nil
+            let bundleVersion = notificationMask & 1 << 4 != 0 ? try reader.readString() : nil
+            let consumptionRequestReason = notificationMask & 1 << 5 != 0 ? try reader.readString() : nil
+            notification = NotificationFacts(
+                type: notificationType, subtype: subtype, uuid: uuid, signedDate: notificationSigned, status: status,
+                bundleId: bundleId, appAppleId: appAppleId, bundleVersion: bundleVersion,
+                consumptionRequestReason: consumptionRequestReason)
+        }
+        var transaction: TransactionFacts?
+        if hasTransaction {
+            let webOrderLineItemId = mask & 1 << 0 != 0 ? try reader.readString() : nil
+            let subscriptionGroupIdentifier = mask & 1 << 1 != 0 ? try reader.readString() : nil
+            let originalPurchaseDate = mask & 1 << 2 != 0 ? try reader.readInstant() : nil
+            let revocationReason = mask & 1 << 8 != 0 ? try reader.readInt32() : nil
+            let revocationPercentage = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
+            let price = mask & 1 << 12 != 0 ? try reader.readSigned() : nil
+            let currency = mask & 1 << 13 != 0 ? try reader.readString() : nil
+            let offerType = mask & 1 << 14 != 0 ? try reader.readInt32() : nil
+            let offerIdentifier = mask & 1 << 15 != 0 ? try reader.readString() : nil
+            let offerDiscountType = mask & 1 << 16 != 0 ? try reader.readString() : nil
+            let transactionReason = mask & 1 << 17 != 0 ? try reader.readString() : nil
+            let storefront = mask & 1 << 18 != 0 ? try reader.readString() : nil
+            let quantity = mask & 1 << 19 != 0 ? try reader.readInt32() : nil
+            // The token was canonical when encoded: set it after the initialiser, which would re-check it.
+            var facts = TransactionFacts(
+                transactionId: transactionId, originalTransactionId: otid, webOrderLineItemId: webOrderLineItemId,
+                productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier,
+                purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
+                type: type, appAccountToken: nil, inAppOwnershipType: ownership, revocationDate: revocationDate,
+                revocationReason: revocationReason, revocationType: revocationType,
+                revocationPercentage: revocationPercentage, isUpgraded: mask & 1 << 11 != 0, price: price,
+                currency: currency, offerType: offerType, offerIdentifier: offerIdentifier,
+                offerDiscountType: offerDiscountType, transactionReason: transactionReason, storefront: storefront,
+                quantity: quantity, signedDate: transactionSigned)
+            facts.appAccountToken = appAccountToken
+            transaction = facts
+        }
+        var renewal: RenewalFacts?
+        if hasRenewal {
+            let renewalProductId = renewalMask & 1 << 0 != 0 ? try reader.readString() : nil
+            let expirationIntent = renewalMask & 1 << 7 != 0 ? try reader.readInt32() : nil
+            let recentSubscriptionStartDate = renewalMask & 1 << 9 != 0 ? try reader.readInstant() : nil
+            let priceIncreaseStatus = renewalMask & 1 << 10 != 0 ? try reader.readInt32() : nil
+            let renewalPrice = renewalMask & 1 << 11 != 0 ? try reader.readSigned() : nil
+            let renewalCurrency = renewalMask & 1 << 12 != 0 ? try reader.readString() : nil
+            renewal = RenewalFacts(
+                originalTransactionId: renewalOTID, productId: renewalProductId,
+                autoRenewProductId: autoRenewProductId,
+                autoRenewStatus: renewalMask & 1 << 2 != 0 ? renewalMask & 1 << 3 != 0 : nil,
+                isInBillingRetryPeriod: renewalMask & 1 << 4 != 0 ? renewalMask & 1 << 5 != 0 : nil,
+                gracePeriodExpiresDate: gracePeriodExpiresDate, expirationIntent: expirationIntent,
+                renewalDate: renewalDate, recentSubscriptionStartDate: recentSubscriptionStartDate,
+                priceIncreaseStatus: priceIncreaseStatus, renewalPrice: renewalPrice, currency: renewalCurrency,
+                signedDate: renewalSigned)
+        }
+        return (notification, transaction, renewal, evidence, correction, link)
     }
 }
 
