@@ -66,6 +66,7 @@ extension EventLog {
         {
             var keyIndex = keys
             var subjectIndex = subjects
+            subjectIndex.placeGroups(state.segments)
             try Self.scan(fileSystem, state.segments, from: covered + 1, through: state.headSeq, checkCRC: true) {
                 view, _, _ in
                 Self.index(view, keys: &keyIndex, subjects: &subjectIndex)

@@ -107,6 +107,7 @@ extension EventLog {
         if !writable {
             log.state.indexesReady = false
         } else if coverageHolds {
+            subjectIndex.placeGroups(segments)
             log.state.keys = keyIndex
             log.state.subjects = subjectIndex
             log.state.indexedSeq = covered

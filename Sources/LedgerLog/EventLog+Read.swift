@@ -50,6 +50,13 @@ extension EventLog {
 
     /// Where record `seq` is: the segment index and offset.
     static func locate(_ segments: [Segment], seq: UInt64) -> (Int, Int64)? {
+        guard let index = segmentIndex(segments, seq: seq) else { return nil }
+        let segment = segments[index]
+        return (index, Int64(segment.offsets[Int(seq - segment.firstSeq)]))
+    }
+
+    /// The index of the segment holding record `seq`, if any (a binary search over the segments' seq ranges).
+    static func segmentIndex(_ segments: [Segment], seq: UInt64) -> Int? {
         var low = 0
         var high = segments.count - 1
         while low <= high {
@@ -60,7 +67,7 @@ extension EventLog {
             } else if seq > segment.lastSeq {
                 low = middle + 1
             } else {
-                return (middle, Int64(segment.offsets[Int(seq - segment.firstSeq)]))
+                return middle
             }
         }
         return nil

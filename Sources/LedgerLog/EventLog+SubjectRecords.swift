@@ -14,9 +14,7 @@ extension EventLog {
     public func forEachRecord(
         forSubjectKey key: String, skipping seen: Set<UInt64> = [], _ body: (LogRecordView) throws -> Void
     ) throws {
-        try forEachRecord(forSubjectKey: key, body) { candidates in
-            seen.isEmpty ? candidates : candidates.filter { !seen.contains($0) }
-        }
+        try forEachRecord(forSubjectKey: key, body) { seen.isEmpty || !seen.contains($0) }
     }
 
     /// ``forEachRecord(forSubjectKey:skipping:_:)`` leaving out the seqs of `seen`, ascending (a few dozen seqs
@@ -24,31 +22,36 @@ extension EventLog {
     public func forEachRecord(
         forSubjectKey key: String, skippingSorted seen: [UInt64], _ body: (LogRecordView) throws -> Void
     ) throws {
-        try forEachRecord(forSubjectKey: key, body) { candidates in
-            guard !seen.isEmpty else { return candidates }
-            return candidates.filter { seq in
-                let at = seen.partitioningIndex { $0 >= seq }
-                return at == seen.count || seen[at] != seq
-            }
+        try forEachRecord(forSubjectKey: key, body) { seq in
+            guard !seen.isEmpty else { return true }
+            let at = seen.partitioningIndex { $0 >= seq }
+            return at == seen.count || seen[at] != seq
         }
     }
 
     private func forEachRecord(
-        forSubjectKey key: String, _ body: (LogRecordView) throws -> Void, wanted pick: ([UInt64]) -> [UInt64]
+        forSubjectKey key: String, _ body: (LogRecordView) throws -> Void, wanted: (UInt64) -> Bool
     ) throws {
         var key = key
         let hash = key.withUTF8 { StableHash.hash(UnsafeRawBufferPointer($0)) }
-        let (candidates, segments) = try lock.withLock { () throws(LogError) in
+        var (candidates, segments) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try ensureIndexesLocked()
-            return (state.subjects.candidates(hash: hash), state.segments)
+            return (state.subjects.placedCandidates(hash: hash), state.segments)
         }
-        let wanted = pick(candidates)
-        guard !wanted.isEmpty else { return }
+        var kept = 0
+        for index in candidates.seqs.indices where wanted(candidates.seqs[index]) {
+            candidates.seqs[kept] = candidates.seqs[index]
+            candidates.offsets[kept] = candidates.offsets[index]
+            kept += 1
+        }
+        guard kept > 0 else { return }
+        candidates.seqs.removeLast(candidates.seqs.count - kept)
+        candidates.offsets.removeLast(candidates.offsets.count - kept)
         var reader = SubjectReader(fileSystem: fileSystem, segments: segments, maps: segmentMaps)
         try key.withUTF8 { utf8 in
             let keyBytes = UnsafeRawBufferPointer(utf8)
-            try reader.forEach(wanted) { view in
+            try reader.forEach(candidates.seqs, offsets: candidates.offsets) { view in
                 var matches = false
                 view.forEachSubjectKey { subject in
                     if !matches, subject.elementsEqual(keyBytes) { matches = true }
@@ -87,11 +90,25 @@ struct SubjectReader: ~Copyable {
 
     deinit { buffer.deallocate() }
 
-    /// Starts loading every cache line of every record of `seqs` that lies in a mapped segment, before any is
+    /// How many bytes of a record the index placed are prefetched: most records are shorter, and the rest of a
+    /// longer one is loaded as it is read.
+    private static let placedPrefetchBytes = 640
+
+    /// Starts loading the cache lines of every record of `seqs` that lies in a mapped segment, before any is
     /// parsed (see ``prefetchCacheLines(_:)``): a subject's records are scattered over the log, and their cache
-    /// misses then overlap instead of coming one record, and one line of it, at a time.
-    private mutating func prefetch(_ seqs: [UInt64]) {
-        for seq in seqs {
+    /// misses then overlap instead of coming one record, and one line of it, at a time. A record the index
+    /// placed (`offsets`) is not looked up in its segment's offsets, whose line would be one more miss.
+    private mutating func prefetch(_ seqs: [UInt64], offsets: [UInt32]?) {
+        for (position, seq) in seqs.enumerated() {
+            if let offset = offsets?[position], offset != SubjectIndex.unknownOffset {
+                guard let index = EventLog.segmentIndex(segments, seq: seq), let region = region(of: index) else {
+                    continue
+                }
+                let start = Int(offset)
+                let end = min(start + Self.placedPrefetchBytes, region.count)
+                if start < end { prefetchCacheLines(UnsafeRawBufferPointer(rebasing: region[start..<end])) }
+                continue
+            }
             guard let place = place(of: seq), let region = region(of: place.segment) else { continue }
             let start = Int(place.start)
             let end = min(Int(place.end), region.count)
@@ -109,11 +126,30 @@ struct SubjectReader: ~Copyable {
         return (index, start, end)
     }
 
-    /// Calls `body` with each record of `seqs` (ascending), its checksum checked.
-    mutating func forEach(_ seqs: [UInt64], _ body: (LogRecordView) throws -> Void) throws {
-        prefetch(seqs)
+    /// Record `seq` read in place where the index placed it (`offset` in its sealed segment's mapping), its
+    /// checksum checked; nil when it is not mapped, not placed, or the frame there is not that record intact
+    /// (the caller then finds it by its segment's offsets, and reports what is wrong with it).
+    private mutating func placedRecord(_ seq: UInt64, at offset: UInt32) -> LogRecordView? {
+        guard offset != SubjectIndex.unknownOffset, let index = EventLog.segmentIndex(segments, seq: seq),
+            let region = region(of: index), Int(offset) < region.count, let base = region.baseAddress
+        else { return nil }
+        guard case .record(let view) = RecordCodec.parse(base + Int(offset), available: region.count - Int(offset)),
+            view.seq == seq
+        else { return nil }
+        return view
+    }
+
+    /// Calls `body` with each record of `seqs` (ascending), its checksum checked. `offsets`, when given, holds
+    /// where the subject index places each one (``SubjectIndex/unknownOffset``: not placed).
+    mutating func forEach(_ seqs: [UInt64], offsets: [UInt32]? = nil, _ body: (LogRecordView) throws -> Void) throws {
+        prefetch(seqs, offsets: offsets)
         var position = 0
         while position < seqs.count {
+            if let offsets, let view = placedRecord(seqs[position], at: offsets[position]) {
+                try body(view)
+                position += 1
+                continue
+            }
             guard let first = place(of: seqs[position]) else {
                 throw LogError(.notFound, "the log has no record \(seqs[position])")
             }

@@ -1,14 +1,25 @@
-/// The per-subject index: subject key → the seqs of its records, kept as a 64-bit stable hash → a linked list of
-/// postings in two flat arrays (no allocation per subject or per record).
+/// The per-subject index: subject key → the seqs of its records, keyed by a 64-bit stable hash, in two parts (no
+/// allocation per subject or per record in either):
 ///
-/// Lookups confirm membership by reading the records, so a hash shared by two subjects never leaks records.
+/// - the **grouped** part, built when the index file is loaded: each subject's seqs side by side in one flat
+///   array, with where each record starts in its segment, so a lookup touches the subject's slot, one run of
+///   postings and then the records themselves. On a log of millions of records a subject's records, and so its
+///   postings in the order they were added, lie scattered over hundreds of megabytes: a linked list through them
+///   costs one cache (and often TLB) miss per record before the first record is read, and a look-up of each
+///   record's offset another;
+/// - the **tail**: the records indexed since (appends, the records after the file's covered seq), a linked list
+///   per subject through one flat array of postings, as cheap to add to as an array append.
+///
+/// A subject's grouped seqs all precede its tail's (the tail holds only records after the grouped part's), so
+/// its candidates come back ascending. Lookups confirm membership by reading the records, so a hash shared by two
+/// subjects never leaks records.
 struct SubjectIndex: Sendable {
-    /// One posting: a record's seq and the same subject's previous posting, side by side (12 bytes), so that
-    /// walking a subject's list costs one cache miss per record, not one per array.
+    /// One posting of the tail: a record's seq and the same subject's previous tail posting, side by side (12
+    /// bytes), so that walking a subject's list costs one cache miss per record, not one per array.
     struct Posting: Sendable {
         private let seqLow: UInt32
         private let seqHigh: UInt32
-        /// Index of the same subject's previous posting + 1 (0: none).
+        /// Index of the same subject's previous tail posting + 1 (0: none).
         let previous: UInt32
 
         init(seq: UInt64, previous: UInt32) {
@@ -21,14 +32,42 @@ struct SubjectIndex: Sendable {
         var seq: UInt64 { UInt64(seqHigh) << 32 | UInt64(seqLow) }
     }
 
-    /// Subject hash → index of its newest posting + 1.
+    /// A subject's candidate records, ascending: their seqs and, where the grouped part knows it, where each one
+    /// starts in its segment (``SubjectIndex/unknownOffset`` otherwise, as for the tail's).
+    struct Candidates {
+        var seqs: [UInt64] = []
+        var offsets: [UInt32] = []
+    }
+
+    /// The offset of a record the index does not place.
+    static let unknownOffset = UInt32.max
+    /// A group's posting count is kept in the low bits of its slot's value, its start in the others.
+    private static let groupCountBits: UInt64 = 24
+
+    /// Subject hash → its group in ``groupedSeqs``: start << 24 | count.
+    private(set) var groups = HashTable64()
+    /// Every grouped posting's seq, each subject's side by side, ascending.
+    private(set) var groupedSeqs: [UInt64] = []
+    /// Where each grouped posting's record starts in its segment (see ``placeGroups(_:)``).
+    private(set) var groupedOffsets: [UInt32] = []
+    /// Tail: subject hash → index of its newest tail posting + 1.
     var heads = HashTable64()
-    /// The postings, in the order added.
+    /// Tail: the postings, in the order added.
     var postings: [Posting] = []
 
-    var subjectCount: Int { heads.count }
+    init(heads: HashTable64 = HashTable64()) {
+        self.heads = heads
+    }
 
-    /// Adds a record under one subject. Seqs arrive in order; callers pass each subject of a record once.
+    /// How many distinct subjects the index holds (counts the tail's subjects the grouped part does not hold).
+    var subjectCount: Int {
+        var tailOnly = 0
+        heads.forEach { hash, _ in if groups.find(hash) == nil { tailOnly += 1 } }
+        return groups.count + tailOnly
+    }
+
+    /// Adds a record under one subject, to the tail. Seqs arrive in order, after every grouped one; callers pass
+    /// each subject of a record once.
     @inline(__always)
     mutating func insert(hash: UInt64, seq: UInt64) {
         let posting = UInt64(postings.count + 1)
@@ -56,57 +95,165 @@ struct SubjectIndex: Sendable {
 
     /// The candidate seqs for a subject, ascending (to be confirmed by reading the records).
     func candidates(hash: UInt64) -> [UInt64] {
-        var out: [UInt64] = []
+        placedCandidates(hash: hash).seqs
+    }
+
+    /// The candidate records for a subject, ascending, with where the grouped part places them (to be confirmed
+    /// by reading the records).
+    func placedCandidates(hash: UInt64) -> Candidates {
+        var out = Candidates()
         // Room for a typical subject's records at once (a few dozen): growing from empty would reallocate 5 times.
-        out.reserveCapacity(32)
+        out.seqs.reserveCapacity(32)
+        out.offsets.reserveCapacity(32)
+        if let group = groups.find(hash) {
+            let start = Int(group >> Self.groupCountBits)
+            let end = start + Int(group & (1 << Self.groupCountBits - 1))
+            out.seqs.append(contentsOf: groupedSeqs[start..<end])
+            out.offsets.append(contentsOf: groupedOffsets[start..<end])
+        }
+        let grouped = out.seqs.count
         var posting = Int(heads.find(hash) ?? 0)
         postings.withUnsafeBufferPointer { postings in
             while posting != 0, posting <= postings.count {
-                out.append(postings[posting - 1].seq)
+                out.seqs.append(postings[posting - 1].seq)
                 // Links only point back (decode refuses others): a damaged table cannot loop.
                 let previous = Int(postings[posting - 1].previous)
                 guard previous < posting else { break }
                 posting = previous
             }
         }
-        out.reverse()  // in place: `reversed()` into an array would copy it
+        out.seqs[grouped...].reverse()  // in place: `reversed()` into an array would copy it
+        out.offsets.append(contentsOf: repeatElement(Self.unknownOffset, count: out.seqs.count - grouped))
         return out
     }
 
-    /// The persisted form: posting count, the seqs, the links, head count, (hash, head) pairs.
+    /// Records where each grouped posting's record starts, from the segments' record offsets (a seq no segment
+    /// holds keeps ``unknownOffset``; readers check every offset against the record's seq anyway).
+    mutating func placeGroups(_ segments: [Segment]) {
+        guard !groupedSeqs.isEmpty else { return }
+        var offsets = [UInt32](repeating: Self.unknownOffset, count: groupedSeqs.count)
+        groupedSeqs.withUnsafeBufferPointer { seqs in
+            offsets.withUnsafeMutableBufferPointer { offsets in
+                // Independent look-ups, one per posting: the misses of neighbouring postings overlap.
+                for index in seqs.indices {
+                    if let (_, offset) = EventLog.locate(segments, seq: seqs[index]), offset < Int64(Self.unknownOffset)
+                    {
+                        offsets[index] = UInt32(offset)
+                    }
+                }
+            }
+        }
+        groupedOffsets = offsets
+    }
+
+    /// The persisted form: posting count `n`, the `n` seqs, the `n` links (index + 1 of the same subject's
+    /// previous posting, 0 for none), head count, (hash, index + 1 of the subject's newest posting) pairs. The
+    /// grouped postings come first, group after group, then the tail's in the order added.
     func encoded() -> [UInt8] {
+        let base = groupedSeqs.count
+        let count = base + postings.count
+        var links = [UInt32](repeating: 0, count: count)
+        // Within a group each posting links to the one before it.
+        groups.forEach { _, group in
+            let start = Int(group >> Self.groupCountBits)
+            let end = start + Int(group & (1 << Self.groupCountBits - 1))
+            for index in (start + 1)..<max(start + 1, end) { links[index] = UInt32(index) }
+        }
+        // The tail's links, shifted past the groups; its first posting of a subject links to the subject's group.
+        var firsts = [UInt32](repeating: 0, count: postings.count)
+        for (index, posting) in postings.enumerated() {
+            let previous = Int(posting.previous)
+            firsts[index] = previous == 0 ? UInt32(index) : firsts[previous - 1]
+            if previous != 0 { links[base + index] = UInt32(base + previous) }
+        }
+        var subjects = 0
+        heads.forEach { hash, head in
+            if let group = groups.find(hash) {
+                let end = Int(group >> Self.groupCountBits) + Int(group & (1 << Self.groupCountBits - 1))
+                links[base + Int(firsts[Int(head) - 1])] = UInt32(end)
+            } else {
+                subjects += 1
+            }
+        }
+        subjects += groups.count
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 + postings.count * 12 + heads.count * 16)
-        bytes.appendLE(UInt64(postings.count))
+        bytes.reserveCapacity(16 + count * 12 + subjects * 16)
+        bytes.appendLE(UInt64(count))
+        groupedSeqs.withUnsafeBytes { bytes.append(contentsOf: $0) }
         postings.map(\.seq).withUnsafeBytes { bytes.append(contentsOf: $0) }
-        postings.map(\.previous).withUnsafeBytes { bytes.append(contentsOf: $0) }
-        bytes.appendLE(UInt64(heads.count))
+        links.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        bytes.appendLE(UInt64(subjects))
+        groups.forEach { hash, group in
+            guard heads.find(hash) == nil else { return }
+            bytes.appendLE(hash)
+            bytes.appendLE((group >> Self.groupCountBits) + (group & (1 << Self.groupCountBits - 1)))
+        }
         heads.forEach { hash, head in
             bytes.appendLE(hash)
-            bytes.appendLE(head)
+            bytes.appendLE(UInt64(base) + head)
         }
         return bytes
     }
 
-    /// Reads the persisted form; nil when malformed.
+    /// Reads the persisted form (postings in any order whose links point back) into the grouped part, each
+    /// subject's postings in the order of the file, which must be ascending; nil when malformed. The offsets are
+    /// left unknown until ``placeGroups(_:)``.
     static func decode(_ bytes: [UInt8]) -> SubjectIndex? {
         bytes.withUnsafeBytes { raw -> SubjectIndex? in
             var reader = ByteReader(raw)
-            guard let postings = reader.u64(), postings <= UInt64(raw.count / 12),
-                let seqs = reader.array(UInt64.self, count: Int(postings)),
-                let previous = reader.array(UInt32.self, count: Int(postings)),
-                let count = reader.u64(), count <= UInt64(raw.count / 16)
+            guard let count = reader.u64(), count <= UInt64(raw.count / 12),
+                let seqBytes = reader.bytes(Int(count) * 8), let linkBytes = reader.bytes(Int(count) * 4),
+                let subjects = reader.u64(), subjects <= UInt64(raw.count / 16)
             else { return nil }
-            var postingList: [Posting] = []
-            postingList.reserveCapacity(seqs.count)
-            for (seq, link) in zip(seqs, previous) { postingList.append(Posting(seq: seq, previous: link)) }
-            var index = SubjectIndex(heads: HashTable64(capacity: Int(count)), postings: postingList)
-            for _ in 0..<count {
-                guard let hash = reader.u64(), let head = reader.u64(), head <= postings else { return nil }
-                index.heads.set(hash, head)
+            let postings = Int(count)
+            func seq(_ index: Int) -> UInt64 {
+                UInt64(littleEndian: seqBytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
             }
-            // Each posting links to an earlier one (or none): a list cannot loop.
-            for (position, link) in previous.enumerated() where Int(link) > position { return nil }
+            // Each posting's group: a posting without a link starts one, a linked one joins its previous
+            // posting's (a forward pass: the look-ups of neighbouring postings are independent, so their misses
+            // overlap). Links point back only, so a list cannot loop.
+            var groupOf = [UInt32](repeating: 0, count: postings)
+            var sizes: [UInt32] = []
+            for index in 0..<postings {
+                let link = Int(
+                    UInt32(littleEndian: linkBytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+                guard link <= index else { return nil }
+                let group: UInt32
+                if link == 0 {
+                    group = UInt32(sizes.count)
+                    sizes.append(0)
+                } else {
+                    group = groupOf[link - 1]
+                }
+                groupOf[index] = group
+                sizes[Int(group)] += 1
+            }
+            var starts = [Int](repeating: 0, count: sizes.count)
+            var total = 0
+            for (group, size) in sizes.enumerated() {
+                guard UInt64(size) < 1 << groupCountBits else { return nil }
+                starts[group] = total
+                total += Int(size)
+            }
+            var index = SubjectIndex()
+            var grouped = [UInt64](repeating: 0, count: postings)
+            var filled = starts
+            for posting in 0..<postings {
+                let group = Int(groupOf[posting])
+                let at = filled[group]
+                let value = seq(posting)
+                guard value >= 1, at == starts[group] || grouped[at - 1] < value else { return nil }
+                grouped[at] = value
+                filled[group] = at + 1
+            }
+            index.groupedSeqs = grouped
+            index.groupedOffsets = [UInt32](repeating: unknownOffset, count: postings)
+            index.groups = HashTable64(capacity: Int(subjects))
+            for _ in 0..<subjects {
+                guard let hash = reader.u64(), let head = reader.u64(), head >= 1, head <= count else { return nil }
+                let group = Int(groupOf[Int(head) - 1])
+                index.groups.set(hash, UInt64(starts[group]) << groupCountBits | UInt64(sizes[group]))
+            }
             return reader.atEnd ? index : nil
         }
     }

@@ -75,4 +75,70 @@ import Testing
         #expect(reloaded?.candidates(hash: 12) == [2, 5, 8, 11, 14, 17, 20])
         #expect(SubjectIndex.decode(Array(index.encoded().dropLast())) == nil, "a truncated file is rejected")
     }
+
+    @Test func groupedPostingsAndTheTailAnswerTogetherAndSurviveEncoding() throws {
+        var index = SubjectIndex()
+        for seq in UInt64(1)...20 { index.insert(seq: seq, count: 2) { [seq % 3 + 10, 100][$0] } }
+        // Loaded: every posting grouped, its records' offsets not yet placed.
+        var loaded = try #require(SubjectIndex.decode(index.encoded()))
+        #expect(loaded.groupedSeqs.count == 40 && loaded.postings.isEmpty)
+        for seq in UInt64(21)...30 { loaded.insert(seq: seq, count: 2) { [seq % 3 + 10, seq % 2 + 200][$0] } }
+        #expect(loaded.candidates(hash: 100) == Array(1...20))
+        #expect(loaded.candidates(hash: 11) == [1, 4, 7, 10, 13, 16, 19, 22, 25, 28])
+        #expect(loaded.candidates(hash: 201) == [21, 23, 25, 27, 29])
+        #expect(loaded.candidates(hash: 55).isEmpty)
+        let placed = loaded.placedCandidates(hash: 11)
+        #expect(placed.offsets == Array(repeating: SubjectIndex.unknownOffset, count: 10))
+        #expect(loaded.subjectCount == 3 + 1 + 2)
+        // Written back (groups first, then the tail linked to them), every subject reads the same.
+        let bytes = loaded.encoded()
+        let again = try #require(SubjectIndex.decode(bytes))
+        for hash: UInt64 in [10, 11, 12, 100, 200, 201, 55] {
+            #expect(again.candidates(hash: hash) == loaded.candidates(hash: hash), "\(hash)")
+        }
+        #expect(again.subjectCount == 6 && again.postings.isEmpty)
+        // A group whose seqs do not ascend is refused: the seqs of the first group's first two postings swapped.
+        var descending = bytes
+        let seqs = 8
+        let first = descending[seqs..<(seqs + 8)]
+        descending.replaceSubrange(seqs..<(seqs + 8), with: descending[(seqs + 8)..<(seqs + 16)])
+        descending.replaceSubrange((seqs + 8)..<(seqs + 16), with: first)
+        #expect(SubjectIndex.decode(descending) == nil)
+    }
+
+    @Test func aLoadedIndexPlacesEachRecordAndAWrongPlaceFallsBackToTheSegmentsOffsets() throws {
+        let temp = TempDirectory()
+        let options = LogOptions(segmentSize: 16 << 10)
+        do {
+            let writer = try openWriter(temp.data, options: options)
+            defer { writer.close() }
+            for n in 1...300 { _ = try writer.append(entry(n, payloadSize: [40, 900, 3_000][n % 3])) }
+        }
+        let log = try EventLog.openReader(at: temp.data)
+        defer { log.close() }
+        #expect(log.seqs(forSubjectKey: "user:3").count == 43)  // loads the index files
+        let (index, segments) = log.lock.withLock { (log.state.subjects, log.state.segments) }
+        #expect(segments.count > 10)
+        for key in ["user:3", "otid:2000005"] {
+            let candidates = index.placedCandidates(hash: StableHash.hash(key))
+            #expect(!candidates.seqs.isEmpty)
+            for (seq, offset) in zip(candidates.seqs, candidates.offsets) {
+                #expect(Int64(offset) == (try log.record(seq: seq)).offset, "\(key) \(seq)")
+            }
+            // Places that are wrong (another record's, a byte inside a record, past the segment) or unknown:
+            // every record is still found by its segment's offsets, and only it.
+            var wrong = candidates.offsets
+            for position in wrong.indices {
+                let others = [
+                    candidates.offsets[(position + 1) % wrong.count], wrong[position] + 7, 1 << 30,
+                    SubjectIndex.unknownOffset,
+                ]
+                wrong[position] = others[position % 4]
+            }
+            var reader = SubjectReader(fileSystem: log.fileSystem, segments: segments, maps: log.segmentMaps)
+            var seen: [UInt64] = []
+            try reader.forEach(candidates.seqs, offsets: wrong) { seen.append($0.seq) }
+            #expect(seen == candidates.seqs, "\(key)")
+        }
+    }
 }

@@ -72,6 +72,44 @@ import Testing
         #expect(seen == expected)
     }
 
+    @Test func theGroupedIndexItsTailAndTheFileWrittenFromBothReadAlike() throws {
+        // The index file of the first writer lists postings in record order; the second writer loads it grouped
+        // (each subject's postings side by side, placed in the sealed segments), adds a tail, and writes groups
+        // then tail back; a reader loads that file grouped again. Every subject reads the same all along.
+        let temp = TempDirectory()
+        try mixedLog(temp.data).close()
+        let keys = (0..<7).map { "user:\($0)" } + (0..<13).map { "otid:\(2_000_000 + $0)" } + ["user:none"]
+        func expected(_ key: String, through last: Int) -> [UInt64] {
+            (1...last).filter { entry($0).subjectKeys.contains(key) }.map { UInt64($0) }
+        }
+        func check(_ log: EventLog, through last: Int, _ label: String) throws {
+            #expect(log.subjectCount == 20, "\(label)")
+            for key in keys {
+                var seen: [Seen] = []
+                try log.forEachRecord(forSubjectKey: key) { seen.append(Seen($0)) }
+                #expect(seen.map(\.seq) == expected(key, through: last), "\(label) \(key)")
+                #expect(seen == (try log.records(forSubjectKey: key)).map(Seen.init), "\(label) \(key)")
+                let skipping = seen.map(\.seq).filter { $0 % 2 == 0 }
+                var rest: [UInt64] = []
+                try log.forEachRecord(forSubjectKey: key, skippingSorted: skipping) { rest.append($0.seq) }
+                #expect(rest == seen.map(\.seq).filter { $0 % 2 == 1 }, "\(label) \(key)")
+            }
+        }
+        do {
+            let writer = try openWriter(temp.data, options: LogOptions(segmentSize: 16 << 10))
+            defer { writer.close() }
+            try check(writer, through: 400, "loaded")
+            for n in 401...520 { _ = try writer.append(entry(n, payloadSize: [40, 900, 3_000][n % 3])) }
+            try check(writer, through: 520, "loaded and appended")
+        }
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        try check(reader, through: 520, "reader of the rewritten file")
+        let writer = try openWriter(temp.data, options: LogOptions(segmentSize: 16 << 10))
+        defer { writer.close() }
+        try check(writer, through: 520, "writer of the rewritten file")
+    }
+
     @Test func readsGivenSeqsInPlaceAcrossSegments() throws {
         let temp = TempDirectory()
         let log = try mixedLog(temp.data)

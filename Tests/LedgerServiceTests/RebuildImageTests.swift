@@ -264,10 +264,20 @@ import Testing
         #expect(serial.componentOf.contains(-1))
     }
 
-    @Test func theSubjectIndexsLinksGroupAsTheRecordsKeysDo() throws {
+    /// `rewritten`: the index file written by a second writer, which loaded the first one's grouped and wrote
+    /// its groups then the postings it added.
+    @Test(arguments: [false, true])
+    func theSubjectIndexsLinksGroupAsTheRecordsKeysDo(rewritten: Bool) throws {
         do {
             let writer = try ledger()
             writer.log.close()  // the index files now cover the head
+        }
+        if rewritten {
+            let writer = try Ledger.openWriter(at: directory.path, environment: .sandbox)
+            _ = try writer.append([
+                (RecordBuilders.link(originalTransactionId: "later", userId: 10_002, key: "later-link"), nil)
+            ])
+            writer.log.close()
         }
         let reader = try #require(try Ledger.openReader(at: directory.path).log as? EventLog)
         defer { reader.close() }
