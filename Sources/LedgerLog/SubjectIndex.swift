@@ -32,6 +32,24 @@ struct SubjectIndex: Sendable {
         var seq: UInt64 { UInt64(seqHigh) << 32 | UInt64(seqLow) }
     }
 
+    /// One grouped posting: a record's seq and where the record starts in its segment, side by side (12 bytes),
+    /// so a subject's postings and places are one run of memory.
+    struct PlacedPosting: Sendable {
+        private let seqLow: UInt32
+        private let seqHigh: UInt32
+        /// Where the record starts in its segment (``SubjectIndex/unknownOffset``: not placed).
+        let offset: UInt32
+
+        init(seq: UInt64, offset: UInt32) {
+            seqLow = UInt32(truncatingIfNeeded: seq)
+            seqHigh = UInt32(truncatingIfNeeded: seq >> 32)
+            self.offset = offset
+        }
+
+        /// The record's seq.
+        var seq: UInt64 { UInt64(seqHigh) << 32 | UInt64(seqLow) }
+    }
+
     /// A subject's candidate records, ascending: their seqs and, where the grouped part knows it, where each one
     /// starts in its segment (``SubjectIndex/unknownOffset`` otherwise, as for the tail's).
     struct Candidates {
@@ -44,12 +62,10 @@ struct SubjectIndex: Sendable {
     /// A group's posting count is kept in the low bits of its slot's value, its start in the others.
     private static let groupCountBits: UInt64 = 24
 
-    /// Subject hash → its group in ``groupedSeqs``: start << 24 | count.
+    /// Subject hash → its group in ``grouped``: start << 24 | count.
     private(set) var groups = HashTable64()
-    /// Every grouped posting's seq, each subject's side by side, ascending.
-    private(set) var groupedSeqs: [UInt64] = []
-    /// Where each grouped posting's record starts in its segment (see ``placeGroups(_:)``).
-    private(set) var groupedOffsets: [UInt32] = []
+    /// The grouped postings, each subject's side by side, ascending; placed by ``placeGroups(_:)``.
+    private(set) var grouped: [PlacedPosting] = []
     /// Tail: subject hash → index of its newest tail posting + 1.
     var heads = HashTable64()
     /// Tail: the postings, in the order added.
@@ -108,8 +124,10 @@ struct SubjectIndex: Sendable {
         if let group = groups.find(hash) {
             let start = Int(group >> Self.groupCountBits)
             let end = start + Int(group & (1 << Self.groupCountBits - 1))
-            out.seqs.append(contentsOf: groupedSeqs[start..<end])
-            out.offsets.append(contentsOf: groupedOffsets[start..<end])
+            for posting in grouped[start..<end] {
+                out.seqs.append(posting.seq)
+                out.offsets.append(posting.offset)
+            }
         }
         let grouped = out.seqs.count
         var posting = Int(heads.find(hash) ?? 0)
@@ -130,27 +148,24 @@ struct SubjectIndex: Sendable {
     /// Records where each grouped posting's record starts, from the segments' record offsets (a seq no segment
     /// holds keeps ``unknownOffset``; readers check every offset against the record's seq anyway).
     mutating func placeGroups(_ segments: [Segment]) {
-        guard !groupedSeqs.isEmpty else { return }
-        var offsets = [UInt32](repeating: Self.unknownOffset, count: groupedSeqs.count)
-        groupedSeqs.withUnsafeBufferPointer { seqs in
-            offsets.withUnsafeMutableBufferPointer { offsets in
-                // Independent look-ups, one per posting: the misses of neighbouring postings overlap.
-                for index in seqs.indices {
-                    if let (_, offset) = EventLog.locate(segments, seq: seqs[index]), offset < Int64(Self.unknownOffset)
-                    {
-                        offsets[index] = UInt32(offset)
-                    }
+        grouped.withUnsafeMutableBufferPointer { postings in
+            // Independent look-ups, one per posting: the misses of neighbouring postings overlap.
+            for index in postings.indices {
+                let seq = postings[index].seq
+                var offset = Self.unknownOffset
+                if let (_, start) = EventLog.locate(segments, seq: seq), start < Int64(Self.unknownOffset) {
+                    offset = UInt32(start)
                 }
+                postings[index] = PlacedPosting(seq: seq, offset: offset)
             }
         }
-        groupedOffsets = offsets
     }
 
     /// The persisted form: posting count `n`, the `n` seqs, the `n` links (index + 1 of the same subject's
     /// previous posting, 0 for none), head count, (hash, index + 1 of the subject's newest posting) pairs. The
     /// grouped postings come first, group after group, then the tail's in the order added.
     func encoded() -> [UInt8] {
-        let base = groupedSeqs.count
+        let base = grouped.count
         let count = base + postings.count
         var links = [UInt32](repeating: 0, count: count)
         // Within a group each posting links to the one before it.
@@ -179,8 +194,7 @@ struct SubjectIndex: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16 + count * 12 + subjects * 16)
         bytes.appendLE(UInt64(count))
-        groupedSeqs.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        postings.map(\.seq).withUnsafeBytes { bytes.append(contentsOf: $0) }
+        (grouped.map(\.seq) + postings.map(\.seq)).withUnsafeBytes { bytes.append(contentsOf: $0) }
         links.withUnsafeBytes { bytes.append(contentsOf: $0) }
         bytes.appendLE(UInt64(subjects))
         groups.forEach { hash, group in
@@ -236,18 +250,18 @@ struct SubjectIndex: Sendable {
                 total += Int(size)
             }
             var index = SubjectIndex()
-            var grouped = [UInt64](repeating: 0, count: postings)
+            var grouped = [PlacedPosting](
+                repeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
             var filled = starts
             for posting in 0..<postings {
                 let group = Int(groupOf[posting])
                 let at = filled[group]
                 let value = seq(posting)
-                guard value >= 1, at == starts[group] || grouped[at - 1] < value else { return nil }
-                grouped[at] = value
+                guard value >= 1, at == starts[group] || grouped[at - 1].seq < value else { return nil }
+                grouped[at] = PlacedPosting(seq: value, offset: unknownOffset)
                 filled[group] = at + 1
             }
-            index.groupedSeqs = grouped
-            index.groupedOffsets = [UInt32](repeating: unknownOffset, count: postings)
+            index.grouped = grouped
             index.groups = HashTable64(capacity: Int(subjects))
             for _ in 0..<subjects {
                 guard let hash = reader.u64(), let head = reader.u64(), head >= 1, head <= count else { return nil }
