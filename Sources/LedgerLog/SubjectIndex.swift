@@ -215,58 +215,90 @@ struct SubjectIndex: Sendable {
     static func decode(_ bytes: [UInt8]) -> SubjectIndex? {
         bytes.withUnsafeBytes { raw -> SubjectIndex? in
             var reader = ByteReader(raw)
-            guard let count = reader.u64(), count <= UInt64(raw.count / 12),
+            guard let count = reader.u64(), count <= UInt64(raw.count / 12), count < UInt64(UInt32.max),
                 let seqBytes = reader.bytes(Int(count) * 8), let linkBytes = reader.bytes(Int(count) * 4),
                 let subjects = reader.u64(), subjects <= UInt64(raw.count / 16)
             else { return nil }
             let postings = Int(count)
-            func seq(_ index: Int) -> UInt64 {
-                UInt64(littleEndian: seqBytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
-            }
             // Each posting's group: a posting without a link starts one, a linked one joins its previous
             // posting's (a forward pass: the look-ups of neighbouring postings are independent, so their misses
             // overlap). Links point back only, so a list cannot loop.
             var groupOf = [UInt32](repeating: 0, count: postings)
-            var sizes: [UInt32] = []
-            for index in 0..<postings {
-                let link = Int(
-                    UInt32(littleEndian: linkBytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
-                guard link <= index else { return nil }
-                let group: UInt32
-                if link == 0 {
-                    group = UInt32(sizes.count)
-                    sizes.append(0)
-                } else {
-                    group = groupOf[link - 1]
+            var sizes = [UInt32](repeating: 0, count: postings)  // room for one group per posting
+            var groups = 0
+            let linked = groupOf.withUnsafeMutableBufferPointer { groupOf in
+                sizes.withUnsafeMutableBufferPointer { sizes in
+                    for index in 0..<postings {
+                        let link = Int(
+                            UInt32(littleEndian: linkBytes.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)))
+                        guard link <= index else { return false }
+                        let group: Int
+                        if link == 0 {
+                            group = groups
+                            groups &+= 1
+                        } else {
+                            group = Int(groupOf[link &- 1])
+                        }
+                        groupOf[index] = UInt32(truncatingIfNeeded: group)
+                        sizes[group] &+= 1
+                    }
+                    return true
                 }
-                groupOf[index] = group
-                sizes[Int(group)] += 1
             }
-            var starts = [Int](repeating: 0, count: sizes.count)
-            var total = 0
-            for (group, size) in sizes.enumerated() {
+            guard linked else { return nil }
+            // Where each group starts (its slot's value: start << 24 | count), then each posting placed in its
+            // group, in the file's order.
+            var slots = [UInt64](repeating: 0, count: groups)
+            var filled = [UInt32](repeating: 0, count: groups)
+            var total: UInt32 = 0
+            for group in 0..<groups {
+                let size = sizes[group]
                 guard UInt64(size) < 1 << groupCountBits else { return nil }
-                starts[group] = total
-                total += Int(size)
+                slots[group] = UInt64(total) << groupCountBits | UInt64(size)
+                filled[group] = total
+                total &+= size
             }
+            sizes = []
+            var ascending = true
+            let grouped = [PlacedPosting](unsafeUninitializedCapacity: postings) { grouped, initialized in
+                filled.withUnsafeMutableBufferPointer { filled in
+                    groupOf.withUnsafeBufferPointer { groupOf in
+                        slots.withUnsafeBufferPointer { slots in
+                            for posting in 0..<postings {
+                                let group = Int(groupOf[posting])
+                                let at = Int(filled[group])
+                                let seq = UInt64(
+                                    littleEndian: seqBytes.loadUnaligned(fromByteOffset: posting &* 8, as: UInt64.self))
+                                let first = at == Int(slots[group] >> groupCountBits)
+                                guard seq >= 1, first || grouped[at &- 1].seq < seq else {
+                                    ascending = false
+                                    break
+                                }
+                                grouped.initializeElement(at: at, to: PlacedPosting(seq: seq, offset: unknownOffset))
+                                filled[group] = UInt32(truncatingIfNeeded: at &+ 1)
+                            }
+                        }
+                    }
+                }
+                // A refused file leaves slots unwritten: fill them before giving the array up.
+                if !ascending {
+                    for group in 0..<groups {
+                        let start = Int(slots[group] >> groupCountBits)
+                        let end = start + Int(slots[group] & (1 << groupCountBits - 1))
+                        for at in Int(filled[group])..<end {
+                            grouped.initializeElement(at: at, to: PlacedPosting(seq: 0, offset: unknownOffset))
+                        }
+                    }
+                }
+                initialized = postings
+            }
+            guard ascending else { return nil }
             var index = SubjectIndex()
-            var grouped = [PlacedPosting](
-                repeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
-            var filled = starts
-            for posting in 0..<postings {
-                let group = Int(groupOf[posting])
-                let at = filled[group]
-                let value = seq(posting)
-                guard value >= 1, at == starts[group] || grouped[at - 1].seq < value else { return nil }
-                grouped[at] = PlacedPosting(seq: value, offset: unknownOffset)
-                filled[group] = at + 1
-            }
             index.grouped = grouped
             index.groups = HashTable64(capacity: Int(subjects))
             for _ in 0..<subjects {
                 guard let hash = reader.u64(), let head = reader.u64(), head >= 1, head <= count else { return nil }
-                let group = Int(groupOf[Int(head) - 1])
-                index.groups.set(hash, UInt64(starts[group]) << groupCountBits | UInt64(sizes[group]))
+                index.groups.set(hash, slots[Int(groupOf[Int(head) - 1])])
             }
             return reader.atEnd ? index : nil
         }
