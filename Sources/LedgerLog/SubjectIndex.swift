@@ -14,40 +14,49 @@
 /// its candidates come back ascending. Lookups confirm membership by reading the records, so a hash shared by two
 /// subjects never leaks records.
 struct SubjectIndex: Sendable {
+    /// A record's seq as two 32-bit halves: 4-byte aligned, so a seq and a 32-bit word pack into 12 bytes.
+    struct PackedSeq: Sendable {
+        private let low: UInt32
+        private let high: UInt32
+
+        init(_ seq: UInt64) {
+            low = UInt32(truncatingIfNeeded: seq)
+            high = UInt32(truncatingIfNeeded: seq >> 32)
+        }
+
+        var value: UInt64 { UInt64(high) << 32 | UInt64(low) }
+    }
+
     /// One posting of the tail: a record's seq and the same subject's previous tail posting, side by side (12
     /// bytes), so that walking a subject's list costs one cache miss per record, not one per array.
     struct Posting: Sendable {
-        private let seqLow: UInt32
-        private let seqHigh: UInt32
+        private let packed: PackedSeq
         /// Index of the same subject's previous tail posting + 1 (0: none).
         let previous: UInt32
 
         init(seq: UInt64, previous: UInt32) {
-            seqLow = UInt32(truncatingIfNeeded: seq)
-            seqHigh = UInt32(truncatingIfNeeded: seq >> 32)
+            packed = PackedSeq(seq)
             self.previous = previous
         }
 
         /// The record's seq.
-        var seq: UInt64 { UInt64(seqHigh) << 32 | UInt64(seqLow) }
+        var seq: UInt64 { packed.value }
     }
 
     /// One grouped posting: a record's seq and where the record starts in its segment, side by side (12 bytes),
     /// so a subject's postings and places are one run of memory.
     struct PlacedPosting: Sendable {
-        private let seqLow: UInt32
-        private let seqHigh: UInt32
+        private let packed: PackedSeq
         /// Where the record starts in its segment (``SubjectIndex/unknownOffset``: not placed).
         let offset: UInt32
 
         init(seq: UInt64, offset: UInt32) {
-            seqLow = UInt32(truncatingIfNeeded: seq)
-            seqHigh = UInt32(truncatingIfNeeded: seq >> 32)
+            packed = PackedSeq(seq)
             self.offset = offset
         }
 
         /// The record's seq.
-        var seq: UInt64 { UInt64(seqHigh) << 32 | UInt64(seqLow) }
+        var seq: UInt64 { packed.value }
     }
 
     /// A subject's candidate records, ascending: their seqs and, where the grouped part knows it, where each one

@@ -82,6 +82,8 @@ import Testing
         // Loaded: every posting grouped, its records' offsets not yet placed.
         var loaded = try #require(SubjectIndex.decode(index.encoded()))
         #expect(loaded.grouped.count == 40 && loaded.postings.isEmpty)
+        #expect(MemoryLayout<SubjectIndex.PlacedPosting>.stride == 12)
+        #expect(MemoryLayout<SubjectIndex.Posting>.stride == 12)
         for seq in UInt64(21)...30 { loaded.insert(seq: seq, count: 2) { [seq % 3 + 10, seq % 2 + 200][$0] } }
         #expect(loaded.candidates(hash: 100) == Array(1...20))
         #expect(loaded.candidates(hash: 11) == [1, 4, 7, 10, 13, 16, 19, 22, 25, 28])
