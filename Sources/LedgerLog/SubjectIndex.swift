@@ -68,10 +68,18 @@ struct SubjectIndex: Sendable {
 
     /// The offset of a record the index does not place.
     static let unknownOffset = UInt32.max
-    /// A group's posting count is kept in the low bits of its slot's value, its start in the others.
-    private static let groupCountBits: UInt64 = 24
+    /// A group's posting count is kept in the low 28 bits of its slot's value (more than the index's 2^28
+    /// records), its start in the others.
+    private static let groupCountBits: UInt64 = 28
 
-    /// Subject hash → its group in ``grouped``: start << 24 | count.
+    /// The postings of the group whose slot value is `value`.
+    @inline(__always)
+    private static func groupRange(_ value: UInt64) -> Range<Int> {
+        let start = Int(value >> groupCountBits)
+        return start..<(start + Int(value & (1 << groupCountBits - 1)))
+    }
+
+    /// Subject hash → its group in ``grouped``: start << 28 | count.
     private(set) var groups = HashTable64()
     /// The grouped postings, each subject's side by side, ascending; placed by ``placeGroups(_:)``.
     private(set) var grouped: [PlacedPosting] = []
@@ -131,9 +139,7 @@ struct SubjectIndex: Sendable {
         out.seqs.reserveCapacity(32)
         out.offsets.reserveCapacity(32)
         if let group = groups.find(hash) {
-            let start = Int(group >> Self.groupCountBits)
-            let end = start + Int(group & (1 << Self.groupCountBits - 1))
-            for posting in grouped[start..<end] {
+            for posting in grouped[Self.groupRange(group)] {
                 out.seqs.append(posting.seq)
                 out.offsets.append(posting.offset)
             }
@@ -179,9 +185,7 @@ struct SubjectIndex: Sendable {
         var links = [UInt32](repeating: 0, count: count)
         // Within a group each posting links to the one before it.
         groups.forEach { _, group in
-            let start = Int(group >> Self.groupCountBits)
-            let end = start + Int(group & (1 << Self.groupCountBits - 1))
-            for index in (start + 1)..<max(start + 1, end) { links[index] = UInt32(index) }
+            for index in Self.groupRange(group).dropFirst() { links[index] = UInt32(index) }
         }
         // The tail's links, shifted past the groups; its first posting of a subject links to the subject's group.
         var firsts = [UInt32](repeating: 0, count: postings.count)
@@ -193,8 +197,7 @@ struct SubjectIndex: Sendable {
         var subjects = 0
         heads.forEach { hash, head in
             if let group = groups.find(hash) {
-                let end = Int(group >> Self.groupCountBits) + Int(group & (1 << Self.groupCountBits - 1))
-                links[base + Int(firsts[Int(head) - 1])] = UInt32(end)
+                links[base + Int(firsts[Int(head) - 1])] = UInt32(Self.groupRange(group).upperBound)
             } else {
                 subjects += 1
             }
@@ -209,7 +212,7 @@ struct SubjectIndex: Sendable {
         groups.forEach { hash, group in
             guard heads.find(hash) == nil else { return }
             bytes.appendLE(hash)
-            bytes.appendLE((group >> Self.groupCountBits) + (group & (1 << Self.groupCountBits - 1)))
+            bytes.appendLE(UInt64(Self.groupRange(group).upperBound))
         }
         heads.forEach { hash, head in
             bytes.appendLE(hash)
@@ -255,7 +258,7 @@ struct SubjectIndex: Sendable {
                 }
             }
             guard linked else { return nil }
-            // Where each group starts (its slot's value: start << 24 | count), then each posting placed in its
+            // Where each group starts (its slot's value: start << 28 | count), then each posting placed in its
             // group, in the file's order.
             var slots = [UInt64](repeating: 0, count: groups)
             var filled = [UInt32](repeating: 0, count: groups)
@@ -278,7 +281,7 @@ struct SubjectIndex: Sendable {
                                 let at = Int(filled[group])
                                 let seq = UInt64(
                                     littleEndian: seqBytes.loadUnaligned(fromByteOffset: posting &* 8, as: UInt64.self))
-                                let first = at == Int(slots[group] >> groupCountBits)
+                                let first = at == groupRange(slots[group]).lowerBound
                                 guard seq >= 1, first || grouped[at &- 1].seq < seq else {
                                     ascending = false
                                     break
@@ -292,9 +295,7 @@ struct SubjectIndex: Sendable {
                 // A refused file leaves slots unwritten: fill them before giving the array up.
                 if !ascending {
                     for group in 0..<groups {
-                        let start = Int(slots[group] >> groupCountBits)
-                        let end = start + Int(slots[group] & (1 << groupCountBits - 1))
-                        for at in Int(filled[group])..<end {
+                        for at in Int(filled[group])..<groupRange(slots[group]).upperBound {
                             grouped.initializeElement(at: at, to: PlacedPosting(seq: 0, offset: unknownOffset))
                         }
                     }
