@@ -1,41 +1,67 @@
 import LedgerSystem
 
-/// The links of the subject index file (`index/subjects.idx`), read in place: which records share a subject, for
-/// grouping records without reading them. Valid only inside ``EventLog/withSubjectLinks(_:)``'s closure.
-public struct SubjectLinks {
+/// The postings at the start of a subject index file's content (`index/subjects.idx`, see `Events/README.md`),
+/// read in place: posting `i`'s record seq and link. The one reader of that layout, for the rebuild's grouping
+/// (``SubjectLinks``) and the index's load (``SubjectIndex/decode(_:)``).
+struct SubjectPostings {
     /// Posting `i`'s record seq (unaligned little-endian u64s in the file's memory).
     private let seqs: UnsafeRawPointer
     /// Posting `i`'s link: the index + 1 of the same subject's previous posting (0: none).
     private let links: UnsafeRawPointer
     /// How many postings there are.
-    public let count: Int
-    /// The last record they cover: the log's head when they were read.
-    public let coveredSeq: UInt64
+    let count: Int
 
-    fileprivate init(seqs: UnsafeRawPointer, links: UnsafeRawPointer, count: Int, coveredSeq: UInt64) {
-        self.seqs = seqs
-        self.links = links
+    /// The postings `content` starts with; nil when it is too short for the count it states. Neither the seqs
+    /// nor the links are checked.
+    init?(_ content: UnsafeRawBufferPointer) {
+        guard content.count >= 8, let base = content.baseAddress else { return nil }
+        let count = Int(clamping: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)))
+        guard count <= (content.count - 8) / 12 else { return nil }
+        seqs = base + 8
+        links = base + 8 + 8 * count
         self.count = count
-        self.coveredSeq = coveredSeq
     }
 
-    /// Posting `index`'s record seq (in `1...` the covered seq).
-    @inline(__always)
-    public func seq(_ index: Int) -> UInt64 {
-        UInt64(littleEndian: seqs.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
-    }
+    /// The bytes the count and the postings take: the heads follow.
+    var byteCount: Int { 8 + 12 * count }
 
-    /// The seq of the record before posting `index`'s under the same subject, if any.
+    /// Posting `index`'s record seq.
     @inline(__always)
-    public func previousSeq(_ index: Int) -> UInt64? {
-        let link = link(index)
-        return link == 0 ? nil : seq(link - 1)
+    func seq(_ index: Int) -> UInt64 {
+        UInt64(littleEndian: seqs.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
     }
 
     /// Posting `index`'s link: the index + 1 of the same subject's previous posting (0: none).
     @inline(__always)
-    fileprivate func link(_ index: Int) -> Int {
-        Int(UInt32(littleEndian: links.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+    func link(_ index: Int) -> Int {
+        Int(UInt32(littleEndian: links.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)))
+    }
+}
+
+/// The links of the subject index file (`index/subjects.idx`), read in place: which records share a subject, for
+/// grouping records without reading them. Valid only inside ``EventLog/withSubjectLinks(_:)``'s closure.
+public struct SubjectLinks {
+    private let postings: SubjectPostings
+    /// The last record they cover: the log's head when they were read.
+    public let coveredSeq: UInt64
+
+    fileprivate init(postings: SubjectPostings, coveredSeq: UInt64) {
+        self.postings = postings
+        self.coveredSeq = coveredSeq
+    }
+
+    /// How many postings there are.
+    public var count: Int { postings.count }
+
+    /// Posting `index`'s record seq (in `1...` the covered seq).
+    @inline(__always)
+    public func seq(_ index: Int) -> UInt64 { postings.seq(index) }
+
+    /// The seq of the record before posting `index`'s under the same subject, if any.
+    @inline(__always)
+    public func previousSeq(_ index: Int) -> UInt64? {
+        let link = postings.link(index)
+        return link == 0 ? nil : postings.seq(link - 1)
     }
 }
 
@@ -62,14 +88,11 @@ extension EventLog {
 
     /// The links in a subject index file's content, checked; nil when malformed.
     private static func links(in content: UnsafeRawBufferPointer, headSeq: UInt64) -> SubjectLinks? {
-        guard content.count >= 8, let base = content.baseAddress else { return nil }
-        let count = Int(clamping: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)))
-        guard count <= (content.count - 8) / 12 else { return nil }
-        let links = SubjectLinks(seqs: base + 8, links: base + 8 + 8 * count, count: count, coveredSeq: headSeq)
-        for index in 0..<count {
-            let seq = links.seq(index)
-            guard seq >= 1, seq <= headSeq, links.link(index) <= index else { return nil }
+        guard let postings = SubjectPostings(content) else { return nil }
+        for index in 0..<postings.count {
+            let seq = postings.seq(index)
+            guard seq >= 1, seq <= headSeq, postings.link(index) <= index else { return nil }
         }
-        return links
+        return SubjectLinks(postings: postings, coveredSeq: headSeq)
     }
 }

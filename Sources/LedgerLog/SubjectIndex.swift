@@ -206,7 +206,8 @@ struct SubjectIndex: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16 + count * 12 + subjects * 16)
         bytes.appendLE(UInt64(count))
-        (grouped.map(\.seq) + postings.map(\.seq)).withUnsafeBytes { bytes.append(contentsOf: $0) }
+        grouped.map(\.seq).withUnsafeBytes { bytes.append(contentsOf: $0) }
+        postings.map(\.seq).withUnsafeBytes { bytes.append(contentsOf: $0) }
         links.withUnsafeBytes { bytes.append(contentsOf: $0) }
         bytes.appendLE(UInt64(subjects))
         groups.forEach { hash, group in
@@ -227,11 +228,10 @@ struct SubjectIndex: Sendable {
     static func decode(_ bytes: [UInt8]) -> SubjectIndex? {
         bytes.withUnsafeBytes { raw -> SubjectIndex? in
             var reader = ByteReader(raw)
-            guard let count = reader.u64(), count <= UInt64(raw.count / 12), count < UInt64(UInt32.max),
-                let seqBytes = reader.bytes(Int(count) * 8), let linkBytes = reader.bytes(Int(count) * 4),
+            guard let file = SubjectPostings(raw), file.count < Int(UInt32.max), reader.bytes(file.byteCount) != nil,
                 let subjects = reader.u64(), subjects <= UInt64(raw.count / 16)
             else { return nil }
-            let postings = Int(count)
+            let postings = file.count
             // Each posting's group: a posting without a link starts one, a linked one joins its previous
             // posting's (a forward pass: the look-ups of neighbouring postings are independent, so their misses
             // overlap). Links point back only, so a list cannot loop.
@@ -241,16 +241,10 @@ struct SubjectIndex: Sendable {
             let linked = groupOf.withUnsafeMutableBufferPointer { groupOf in
                 sizes.withUnsafeMutableBufferPointer { sizes in
                     for index in 0..<postings {
-                        let link = Int(
-                            UInt32(littleEndian: linkBytes.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)))
+                        let link = file.link(index)
                         guard link <= index else { return false }
-                        let group: Int
-                        if link == 0 {
-                            group = groups
-                            groups &+= 1
-                        } else {
-                            group = Int(groupOf[link &- 1])
-                        }
+                        let group = link == 0 ? groups : Int(groupOf[link &- 1])
+                        if link == 0 { groups &+= 1 }
                         groupOf[index] = UInt32(truncatingIfNeeded: group)
                         sizes[group] &+= 1
                     }
@@ -258,56 +252,40 @@ struct SubjectIndex: Sendable {
                 }
             }
             guard linked else { return nil }
-            // Where each group starts (its slot's value: start << 28 | count), then each posting placed in its
-            // group, in the file's order.
+            // Each group's slot value (start << 28 | count), then each posting placed in its group, in the file's
+            // order, rising.
             var slots = [UInt64](repeating: 0, count: groups)
             var filled = [UInt32](repeating: 0, count: groups)
             var total: UInt32 = 0
             for group in 0..<groups {
-                let size = sizes[group]
-                guard UInt64(size) < 1 << groupCountBits else { return nil }
-                slots[group] = UInt64(total) << groupCountBits | UInt64(size)
+                guard UInt64(sizes[group]) < 1 << groupCountBits else { return nil }
+                slots[group] = UInt64(total) << groupCountBits | UInt64(sizes[group])
                 filled[group] = total
-                total &+= size
+                total &+= sizes[group]
             }
-            sizes = []
-            var ascending = true
-            let grouped = [PlacedPosting](unsafeUninitializedCapacity: postings) { grouped, initialized in
+            var grouped = [PlacedPosting](repeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
+            let ascending = grouped.withUnsafeMutableBufferPointer { grouped in
                 filled.withUnsafeMutableBufferPointer { filled in
-                    groupOf.withUnsafeBufferPointer { groupOf in
-                        slots.withUnsafeBufferPointer { slots in
-                            for posting in 0..<postings {
-                                let group = Int(groupOf[posting])
-                                let at = Int(filled[group])
-                                let seq = UInt64(
-                                    littleEndian: seqBytes.loadUnaligned(fromByteOffset: posting &* 8, as: UInt64.self))
-                                let first = at == groupRange(slots[group]).lowerBound
-                                guard seq >= 1, first || grouped[at &- 1].seq < seq else {
-                                    ascending = false
-                                    break
-                                }
-                                grouped.initializeElement(at: at, to: PlacedPosting(seq: seq, offset: unknownOffset))
-                                filled[group] = UInt32(truncatingIfNeeded: at &+ 1)
-                            }
-                        }
+                    for posting in 0..<postings {
+                        let group = Int(groupOf[posting])
+                        let at = Int(filled[group])
+                        let seq = file.seq(posting)
+                        let first = at == groupRange(slots[group]).lowerBound
+                        guard seq >= 1, first || grouped[at &- 1].seq < seq else { return false }
+                        grouped[at] = PlacedPosting(seq: seq, offset: unknownOffset)
+                        filled[group] = UInt32(truncatingIfNeeded: at &+ 1)
                     }
+                    return true
                 }
-                // A refused file leaves slots unwritten: fill them before giving the array up.
-                if !ascending {
-                    for group in 0..<groups {
-                        for at in Int(filled[group])..<groupRange(slots[group]).upperBound {
-                            grouped.initializeElement(at: at, to: PlacedPosting(seq: 0, offset: unknownOffset))
-                        }
-                    }
-                }
-                initialized = postings
             }
             guard ascending else { return nil }
             var index = SubjectIndex()
             index.grouped = grouped
             index.groups = HashTable64(capacity: Int(subjects))
             for _ in 0..<subjects {
-                guard let hash = reader.u64(), let head = reader.u64(), head >= 1, head <= count else { return nil }
+                guard let hash = reader.u64(), let head = reader.u64(), head >= 1, head <= UInt64(postings) else {
+                    return nil
+                }
                 index.groups.set(hash, slots[Int(groupOf[Int(head) - 1])])
             }
             return reader.atEnd ? index : nil
