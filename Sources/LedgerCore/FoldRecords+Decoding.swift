@@ -207,13 +207,7 @@ struct TransactionPart {
 
     /// Reads version 2's fold fields of a transaction.
     init(_ reader: inout FactReader) throws(CoreError) {
-        mask = try reader.primitives.readVarint()
-        try checkMask(mask, bits: 20, group: "transaction")
-        otid = try reader.readRange()
-        transactionId = try reader.readRange()
-        productId = try reader.readRange()
-        purchaseDate = try reader.primitives.readInstant()
-        signedDate = try reader.primitives.readInstant()
+        (mask, otid, transactionId, productId, purchaseDate, signedDate) = try Self.readRequiredFields(&reader)
         expiresDate = mask & 1 << 3 != 0 ? try reader.primitives.readInstant() : nil
         type = mask & 1 << 4 != 0 ? try reader.readRange() : nil
         token = mask & 1 << 5 != 0 ? try reader.readRange() : nil
@@ -234,13 +228,7 @@ struct TransactionPart {
 
     /// Reads a version 1 transaction, every field.
     init(version1 reader: inout FactReader) throws(CoreError) {
-        mask = try reader.primitives.readVarint()
-        try checkMask(mask, bits: 20, group: "transaction")
-        otid = try reader.readRange()
-        transactionId = try reader.readRange()
-        productId = try reader.readRange()
-        purchaseDate = try reader.primitives.readInstant()
-        signedDate = try reader.primitives.readInstant()
+        (mask, otid, transactionId, productId, purchaseDate, signedDate) = try Self.readRequiredFields(&reader)
         if mask & 1 << 0 != 0 { _ = try reader.readRange() }  // webOrderLineItemId
         if mask & 1 << 1 != 0 { _ = try reader.readRange() }  // subscriptionGroupIdentifier
         if mask & 1 << 2 != 0 { _ = try reader.primitives.readInstant() }  // originalPurchaseDate
@@ -253,6 +241,21 @@ struct TransactionPart {
         revocationType = mask & 1 << 9 != 0 ? try reader.readRange() : nil
         if mask & 1 << 10 != 0 { _ = try reader.primitives.readInt32() }  // revocationPercentage
         try Self.skipPriceAndOffer(mask, &reader)
+    }
+
+    /// Reads the mask and the fields every transaction has, first in both versions.
+    @inline(__always)
+    private static func readRequiredFields(_ reader: inout FactReader) throws(CoreError) -> (
+        mask: UInt64, otid: ByteRange, transactionId: ByteRange, productId: ByteRange, purchaseDate: Instant,
+        signedDate: Instant
+    ) {
+        let mask = try reader.primitives.readVarint()
+        try checkMask(mask, bits: 20, group: "transaction")
+        let otid = try reader.readRange()
+        let transactionId = try reader.readRange()
+        let productId = try reader.readRange()
+        let purchaseDate = try reader.primitives.readInstant()
+        return (mask, otid, transactionId, productId, purchaseDate, try reader.primitives.readInstant())
     }
 
     /// Steps over the fields from price to quantity, last in both versions.

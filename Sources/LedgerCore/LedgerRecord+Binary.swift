@@ -214,7 +214,8 @@ extension TransactionFacts {
         return mask
     }
 
-    func encodeFoldFields(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+    /// Writes the mask and the fields every transaction has, first in both versions of the encoding.
+    func encodeRequiredFields(into writer: inout BinaryWriter, shared: inout SharedStrings) {
         writer.writeVarint(presenceMask)
         let otid = writer.writeString(originalTransactionId, reusing: shared.otid)
         shared.otid = otid
@@ -222,6 +223,10 @@ extension TransactionFacts {
         shared.productId = writer.writeString(productId)
         writer.writeInstant(purchaseDate)
         writer.writeInstant(signedDate)
+    }
+
+    func encodeFoldFields(into writer: inout BinaryWriter, shared: inout SharedStrings) {
+        encodeRequiredFields(into: &writer, shared: &shared)
         if let expiresDate { writer.writeInstant(expiresDate) }
         if let type { writer.writeString(type) }
         if let appAccountToken { shared.token = writer.writeString(appAccountToken, reusing: shared.token) }
@@ -236,6 +241,11 @@ extension TransactionFacts {
         if let originalPurchaseDate { writer.writeInstant(originalPurchaseDate) }
         if let revocationReason { writer.writeSigned(Int64(revocationReason)) }
         if let revocationPercentage { writer.writeSigned(Int64(revocationPercentage)) }
+        encodePriceAndOffer(into: &writer, shared: &shared)
+    }
+
+    /// Writes the fields from price to quantity, last in both versions of the encoding.
+    func encodePriceAndOffer(into writer: inout BinaryWriter, shared: inout SharedStrings) {
         if let price { writer.writeSigned(price) }
         if let currency { shared.currency = writer.writeString(currency) }
         if let offerType { writer.writeSigned(Int64(offerType)) }

@@ -194,14 +194,7 @@ extension LedgerRecord {
             let originalPurchaseDate = mask & 1 << 2 != 0 ? try reader.readInstant() : nil
             let revocationReason = mask & 1 << 8 != 0 ? try reader.readInt32() : nil
             let revocationPercentage = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
-            let price = mask & 1 << 12 != 0 ? try reader.readSigned() : nil
-            let currency = mask & 1 << 13 != 0 ? try reader.readString() : nil
-            let offerType = mask & 1 << 14 != 0 ? try reader.readInt32() : nil
-            let offerIdentifier = mask & 1 << 15 != 0 ? try reader.readString() : nil
-            let offerDiscountType = mask & 1 << 16 != 0 ? try reader.readString() : nil
-            let transactionReason = mask & 1 << 17 != 0 ? try reader.readString() : nil
-            let storefront = mask & 1 << 18 != 0 ? try reader.readString() : nil
-            let quantity = mask & 1 << 19 != 0 ? try reader.readInt32() : nil
+            let offer = try TransactionFacts.decodePriceAndOffer(mask, &reader)
             // The token was canonical when encoded: set it after the initialiser, which would re-check it.
             var facts = TransactionFacts(
                 transactionId: transactionId, originalTransactionId: otid, webOrderLineItemId: webOrderLineItemId,
@@ -209,10 +202,10 @@ extension LedgerRecord {
                 purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
                 type: type, appAccountToken: nil, inAppOwnershipType: ownership, revocationDate: revocationDate,
                 revocationReason: revocationReason, revocationType: revocationType,
-                revocationPercentage: revocationPercentage, isUpgraded: mask & 1 << 11 != 0, price: price,
-                currency: currency, offerType: offerType, offerIdentifier: offerIdentifier,
-                offerDiscountType: offerDiscountType, transactionReason: transactionReason, storefront: storefront,
-                quantity: quantity, signedDate: transactionSigned)
+                revocationPercentage: revocationPercentage, isUpgraded: mask & 1 << 11 != 0, price: offer.price,
+                currency: offer.currency, offerType: offer.offerType, offerIdentifier: offer.offerIdentifier,
+                offerDiscountType: offer.offerDiscountType, transactionReason: offer.transactionReason,
+                storefront: offer.storefront, quantity: offer.quantity, signedDate: transactionSigned)
             facts.appAccountToken = appAccountToken
             transaction = facts
         }
@@ -246,4 +239,28 @@ func checkedRenewalMask(_ mask: UInt64) throws(CoreError) -> UInt64 {
         throw CoreError(.malformed, "the renewal mask \(mask) sets a value bit without its presence bit")
     }
     return mask
+}
+
+extension TransactionFacts {
+    /// The fields from price to quantity, last in both versions of the encoding.
+    typealias PriceAndOffer = (
+        price: Int64?, currency: String?, offerType: Int32?, offerIdentifier: String?, offerDiscountType: String?,
+        transactionReason: String?, storefront: String?, quantity: Int32?
+    )
+
+    /// Reads the fields from price to quantity that `mask` says are there.
+    @inline(__always)
+    static func decodePriceAndOffer(_ mask: UInt64, _ reader: inout BinaryReader) throws(CoreError) -> PriceAndOffer {
+        let price = mask & 1 << 12 != 0 ? try reader.readSigned() : nil
+        let currency = mask & 1 << 13 != 0 ? try reader.readString() : nil
+        let offerType = mask & 1 << 14 != 0 ? try reader.readInt32() : nil
+        let offerIdentifier = mask & 1 << 15 != 0 ? try reader.readString() : nil
+        let offerDiscountType = mask & 1 << 16 != 0 ? try reader.readString() : nil
+        let transactionReason = mask & 1 << 17 != 0 ? try reader.readString() : nil
+        let storefront = mask & 1 << 18 != 0 ? try reader.readString() : nil
+        let quantity = mask & 1 << 19 != 0 ? try reader.readInt32() : nil
+        return (
+            price, currency, offerType, offerIdentifier, offerDiscountType, transactionReason, storefront, quantity
+        )
+    }
 }

@@ -58,13 +58,7 @@ extension NotificationFacts {
 
 extension TransactionFacts {
     func encodeVersion1(into writer: inout BinaryWriter, shared: inout SharedStrings) {
-        writer.writeVarint(presenceMask)
-        let otid = writer.writeString(originalTransactionId, reusing: shared.otid)
-        shared.otid = otid
-        writer.writeString(transactionId, reusing: otid)
-        shared.productId = writer.writeString(productId)
-        writer.writeInstant(purchaseDate)
-        writer.writeInstant(signedDate)
+        encodeRequiredFields(into: &writer, shared: &shared)
         if let webOrderLineItemId { writer.writeString(webOrderLineItemId) }
         if let subscriptionGroupIdentifier { writer.writeString(subscriptionGroupIdentifier) }
         if let originalPurchaseDate { writer.writeInstant(originalPurchaseDate) }
@@ -76,14 +70,7 @@ extension TransactionFacts {
         if let revocationReason { writer.writeSigned(Int64(revocationReason)) }
         if let revocationType { writer.writeString(revocationType) }
         if let revocationPercentage { writer.writeSigned(Int64(revocationPercentage)) }
-        if let price { writer.writeSigned(price) }
-        if let currency { shared.currency = writer.writeString(currency) }
-        if let offerType { writer.writeSigned(Int64(offerType)) }
-        if let offerIdentifier { writer.writeString(offerIdentifier) }
-        if let offerDiscountType { writer.writeString(offerDiscountType) }
-        if let transactionReason { writer.writeString(transactionReason) }
-        if let storefront { writer.writeString(storefront) }
-        if let quantity { writer.writeSigned(Int64(quantity)) }
+        encodePriceAndOffer(into: &writer, shared: &shared)
     }
 }
 
@@ -146,14 +133,7 @@ extension TransactionFacts {
         let revocationReason = mask & 1 << 8 != 0 ? try reader.readInt32() : nil
         let revocationType = mask & 1 << 9 != 0 ? try reader.readString() : nil
         let revocationPercentage = mask & 1 << 10 != 0 ? try reader.readInt32() : nil
-        let price = mask & 1 << 12 != 0 ? try reader.readSigned() : nil
-        let currency = mask & 1 << 13 != 0 ? try reader.readString() : nil
-        let offerType = mask & 1 << 14 != 0 ? try reader.readInt32() : nil
-        let offerIdentifier = mask & 1 << 15 != 0 ? try reader.readString() : nil
-        let offerDiscountType = mask & 1 << 16 != 0 ? try reader.readString() : nil
-        let transactionReason = mask & 1 << 17 != 0 ? try reader.readString() : nil
-        let storefront = mask & 1 << 18 != 0 ? try reader.readString() : nil
-        let quantity = mask & 1 << 19 != 0 ? try reader.readInt32() : nil
+        let offer = try decodePriceAndOffer(mask, &reader)
         // The token was canonical when encoded: set it after the initialiser, which would re-check it.
         var facts = TransactionFacts(
             transactionId: transactionId, originalTransactionId: otid, webOrderLineItemId: webOrderLineItemId,
@@ -161,10 +141,10 @@ extension TransactionFacts {
             purchaseDate: purchaseDate, originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
             type: type, appAccountToken: nil, inAppOwnershipType: inAppOwnershipType,
             revocationDate: revocationDate, revocationReason: revocationReason, revocationType: revocationType,
-            revocationPercentage: revocationPercentage, isUpgraded: mask & 1 << 11 != 0, price: price,
-            currency: currency, offerType: offerType, offerIdentifier: offerIdentifier,
-            offerDiscountType: offerDiscountType, transactionReason: transactionReason, storefront: storefront,
-            quantity: quantity, signedDate: signedDate)
+            revocationPercentage: revocationPercentage, isUpgraded: mask & 1 << 11 != 0, price: offer.price,
+            currency: offer.currency, offerType: offer.offerType, offerIdentifier: offer.offerIdentifier,
+            offerDiscountType: offer.offerDiscountType, transactionReason: offer.transactionReason,
+            storefront: offer.storefront, quantity: offer.quantity, signedDate: signedDate)
         facts.appAccountToken = appAccountToken
         return facts
     }
