@@ -34,7 +34,7 @@ public struct FoldRecords: Sendable {
         self.strict = strict
     }
 
-    /// An empty batch, not strict.
+    /// An empty batch, not strict (``ComponentBatch`` asks for an `init()`: a default argument would not do).
     public init() {
         self.init(strict: false)
     }
