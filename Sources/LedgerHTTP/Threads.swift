@@ -8,36 +8,17 @@ import LedgerSystem
 
 /// POSIX threads for the accept loop and the connections.
 enum Threads {
-    private final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
     /// Starts a thread running `body`. A detached thread cannot be joined; a joinable one must be.
     @discardableResult
     static func spawn(detached: Bool, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> pthread_t {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
-        // A connection verifies webhook payloads, whose JSON may nest 512 deep: not `ulimit -s`'s stack.
-        pthread_attr_setstacksize(&attributes, threadStackByteCount)
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, &attributes,
-            { context in
-                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-                box.body()
-                return nil
-            }, context)
-        if status != 0 {
-            Unmanaged<Box>.fromOpaque(context).release()
-            var error = SystemError.fromErrno(status, call: "pthread_create")
+        do {
+            // A connection verifies webhook payloads, whose JSON may nest 512 deep: not `ulimit -s`'s stack.
+            return try startThread(detached: detached, body)
+        } catch {
+            var error = error
             error.message += "; lower the connection cap or raise the process's thread limit"
             throw error
         }
-        return thread
     }
 
     /// Waits for a joinable thread to finish.

@@ -165,6 +165,7 @@ extension EventLog {
         lock.broadcast()
         if options.checkpointInterval > 0 && state.headSeq - state.indexedSeq >= UInt64(options.checkpointInterval) {
             try? writeIndexesLocked()
+            startClusteringLocked()
         }
     }
 

@@ -78,6 +78,7 @@ extension EventLog {
         } else {
             try rebuildIndexesLocked()
         }
+        loadClustersLocked()
         state.indexesReady = true
     }
 
@@ -89,13 +90,18 @@ extension EventLog {
         }
     }
 
-    /// Re-derives both indexes from the log (checking every checksum) and, for the writer, rewrites their files.
+    /// Re-derives both indexes from the log (checking every checksum) and, for the writer, rewrites their files
+    /// and the cluster files.
     public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
         try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try rebuildIndexesLocked(progress: progress)
             state.indexesReady = true
-            if isWriter { try writeIndexesLocked() }
+            if isWriter {
+                try writeIndexesLocked()
+                stopClusteringLocked()
+                try rewriteClustersLocked()
+            }
         }
     }
 

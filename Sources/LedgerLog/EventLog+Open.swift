@@ -135,6 +135,12 @@ extension EventLog {
         if writable && (log.state.headSeq - log.state.indexedSeq >= 10_000 || lost != nil) {
             log.lock.withLock { try? log.writeIndexesLocked() }
         }
+        if writable {
+            log.lock.withLock {
+                log.loadClustersLocked()
+                log.startClusteringLocked()
+            }
+        }
         return log
     }
 

@@ -34,10 +34,10 @@ extension EventLog {
     ) throws {
         var key = key
         let hash = key.withUTF8 { StableHash.hash(UnsafeRawBufferPointer($0)) }
-        var (candidates, segments) = try lock.withLock { () throws(LogError) in
+        var (candidates, segments, clusters) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try ensureIndexesLocked()
-            return (state.subjects.placedCandidates(hash: hash), state.segments)
+            return (state.subjects.placedCandidates(hash: hash), state.segments, state.clusters)
         }
         var kept = 0
         for index in candidates.seqs.indices where wanted(candidates.seqs[index]) {
@@ -48,15 +48,40 @@ extension EventLog {
         guard kept > 0 else { return }
         candidates.seqs.removeLast(candidates.seqs.count - kept)
         candidates.offsets.removeLast(candidates.offsets.count - kept)
+        // The records a cluster file holds intact are read there, side by side; the others from the log.
+        let clustered = SubjectCluster.records(candidates.seqs, hash: hash, in: clusters)
         var reader = SubjectReader(fileSystem: fileSystem, segments: segments, maps: segmentMaps)
         try key.withUTF8 { utf8 in
             let keyBytes = UnsafeRawBufferPointer(utf8)
-            try reader.forEach(candidates.seqs, offsets: candidates.offsets) { view in
+            func deliver(_ view: LogRecordView) throws {
                 var matches = false
                 view.forEachSubjectKey { subject in
                     if !matches, subject.elementsEqual(keyBytes) { matches = true }
                 }
                 if matches { try body(view) }
+            }
+            guard let clustered else {
+                try reader.forEach(candidates.seqs, offsets: candidates.offsets, deliver)
+                return
+            }
+            // In seq order: each run of records the clusters lack is read from the log between those they hold.
+            var missing = 0..<0
+            for position in candidates.seqs.indices {
+                guard let view = clustered[position] else {
+                    if missing.isEmpty { missing = position..<position }
+                    missing = missing.lowerBound..<(position + 1)
+                    continue
+                }
+                if !missing.isEmpty {
+                    try reader.forEach(
+                        Array(candidates.seqs[missing]), offsets: Array(candidates.offsets[missing]), deliver)
+                    missing = 0..<0
+                }
+                try deliver(view)
+            }
+            if !missing.isEmpty {
+                try reader.forEach(
+                    Array(candidates.seqs[missing]), offsets: Array(candidates.offsets[missing]), deliver)
             }
         }
     }

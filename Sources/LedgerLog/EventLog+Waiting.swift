@@ -23,12 +23,14 @@ extension EventLog {
     }
 
     /// Writes the index files now (they are also written at close and every
-    /// ``LogOptions/checkpointInterval`` records), so that the next open has less of the log to index.
+    /// ``LogOptions/checkpointInterval`` records), so that the next open has less of the log to index; and starts
+    /// writing a cluster file in the background when ``LogOptions/clusterMinimum`` records are in none.
     public func checkpoint() throws(LogError) {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try writeIndexesLocked()
+            startClusteringLocked()
         }
     }
 }

@@ -22,6 +22,8 @@ public final class EventLog: @unchecked Sendable {
     let evidencePacks: EvidenceStore
     /// Read-only mappings of the sealed segments (thread-safe on their own; released in `deinit`).
     let segmentMaps = SegmentMaps()
+    /// Read-only mappings of the cluster files (released in `deinit`).
+    let clusterMaps = ClusterMaps()
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
@@ -45,6 +47,10 @@ public final class EventLog: @unchecked Sendable {
         var headTime: Int64 = 0
         var keys = KeyIndex()
         var subjects = SubjectIndex()
+        /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
+        var clusters: [SubjectCluster] = []
+        /// Whether a cluster file is being written (in the background, or by `close`).
+        var clusterBuilding = false
         var closed = false
         // Group commit.
         var leading = false
@@ -148,6 +154,14 @@ public final class EventLog: @unchecked Sendable {
     /// Writes the index files (when this is the writer), closes every file and releases the lock.
     /// Later calls fail with ``LogError/Code/notWritable``; closing again does nothing.
     public func close() {
+        let building = lock.withLock { () -> Bool in
+            if state.closed || !isWriter { return false }
+            stopClusteringLocked()
+            state.clusterBuilding = options.clusterMinimum > 0
+            return state.clusterBuilding
+        }
+        // The records no cluster file holds yet get theirs (not holding the lock: the build reads the log).
+        if building { clusterRecords(minimum: UInt64(options.clusterMinimum)) }
         let segments: [Segment]? = lock.withLock {
             if state.closed { return nil }
             if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }
@@ -164,6 +178,7 @@ public final class EventLog: @unchecked Sendable {
 
     deinit {
         segmentMaps.unmapAll(fileSystem)
+        clusterMaps.unmapAll(fileSystem)
         if !state.closed {
             for segment in state.segments { try? fileSystem.close(segment.fd) }
             writerLock?.release(fileSystem)

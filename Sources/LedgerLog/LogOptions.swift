@@ -10,6 +10,9 @@ public struct LogOptions: Sendable {
     public var segmentSize: Int
     /// The index files are rewritten after this many new records (and at close); 0: only at close.
     public var checkpointInterval: Int
+    /// The writer adds a cluster file (each subject's records side by side, see `Events/README.md`) once this
+    /// many records are in none; 0: no cluster files are written (readers still use those there are).
+    public var clusterMinimum: Int
     /// The most records one group commit writes at once.
     public var maxBatchRecords: Int
     /// Recompute every chain hash on open (otherwise only past the index files' checkpoint; checksums are always
@@ -25,12 +28,14 @@ public struct LogOptions: Sendable {
 
     /// Creates options.
     public init(
-        segmentSize: Int = 128 << 20, checkpointInterval: Int = 1_000_000, maxBatchRecords: Int = 65_536,
+        segmentSize: Int = 128 << 20, checkpointInterval: Int = 1_000_000, clusterMinimum: Int = 65_536,
+        maxBatchRecords: Int = 65_536,
         verifyChainOnOpen: Bool = false, evidencePackSize: Int = 256 << 20,
         evidenceReferences: EvidenceReferenceFinder? = nil
     ) {
         self.segmentSize = min(max(segmentSize, 4096), 1 << 31)
         self.checkpointInterval = checkpointInterval
+        self.clusterMinimum = max(0, clusterMinimum)
         self.maxBatchRecords = max(1, maxBatchRecords)
         self.verifyChainOnOpen = verifyChainOnOpen
         self.evidencePackSize = max(evidencePackSize, 1)

@@ -215,7 +215,9 @@ public final class FaultInjectingFileSystem: FileSystem {
 
     /// Declines (nil): every read then goes through ``pread(_:into:at:)``, where the read faults apply, however
     /// late they are injected.
-    public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? { nil }
+    public func mapReadOnly(_ fd: FileDescriptor, count: Int, populate: Bool) throws(SystemError)
+        -> UnsafeRawBufferPointer?
+    { nil }
 
     public func unmap(_ region: UnsafeRawBufferPointer) {}
 

@@ -52,8 +52,10 @@ public protocol FileSystem: Sendable {
     ///
     /// Touching a mapped byte the file no longer has kills the process (SIGBUS), and so does an I/O error under
     /// a mapped page: map only a file that cannot shrink while mapped, and release it with ``unmap(_:)``.
-    func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer?
-    /// Releases a region ``mapReadOnly(_:count:)`` returned (`munmap`).
+    /// `populate`: fill the page tables now (reading the file in when it is not cached) rather than at the first
+    /// touch of each page.
+    func mapReadOnly(_ fd: FileDescriptor, count: Int, populate: Bool) throws(SystemError) -> UnsafeRawBufferPointer?
+    /// Releases a region ``mapReadOnly(_:count:populate:)`` returned (`munmap`).
     func unmap(_ region: UnsafeRawBufferPointer)
 }
 
@@ -68,7 +70,14 @@ extension FileSystem {
     public func isMarkedHeld(_ fd: FileDescriptor) throws(SystemError) -> Bool { true }
 
     /// Maps nothing: mapping is optional, every read can be a `pread`.
-    public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? { nil }
+    public func mapReadOnly(_ fd: FileDescriptor, count: Int, populate: Bool) throws(SystemError)
+        -> UnsafeRawBufferPointer?
+    { nil }
+
+    /// ``mapReadOnly(_:count:populate:)`` with its page tables filled at once.
+    public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? {
+        try mapReadOnly(fd, count: count, populate: true)
+    }
 
     /// Nothing to release.
     public func unmap(_ region: UnsafeRawBufferPointer) {}

@@ -146,11 +146,14 @@ public struct PosixFileSystem: FileSystem {
         _ = syncFileRange?(fd.rawValue, offset, Int64(count), 2)  // SYNC_FILE_RANGE_WRITE
     }
 
-    public func mapReadOnly(_ fd: FileDescriptor, count: Int) throws(SystemError) -> UnsafeRawBufferPointer? {
+    public func mapReadOnly(_ fd: FileDescriptor, count: Int, populate: Bool) throws(SystemError)
+        -> UnsafeRawBufferPointer?
+    {
         guard count > 0 else { return nil }
         // MAP_POPULATE: the page tables are filled once, now, rather than by a fault at the first touch of every
         // page (on a log of gigabytes, random reads would otherwise fault for a long time).
-        let address = Glibc.mmap(nil, count, PROT_READ, MAP_SHARED | MAP_POPULATE, fd.rawValue, 0)
+        let address = Glibc.mmap(
+            nil, count, PROT_READ, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd.rawValue, 0)
         guard let address, address != MAP_FAILED else { throw SystemError.fromErrno(errno, call: "mmap") }
         return UnsafeRawBufferPointer(start: address, count: count)
     }

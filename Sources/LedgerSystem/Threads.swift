@@ -37,6 +37,34 @@ public func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for thread in threads { pthread_join(thread, nil) }
 }
 
+/// Starts a POSIX thread running `body` (with ``threadStackByteCount`` of stack). A detached thread cannot be
+/// joined; a joinable one must be (`pthread_join`).
+@discardableResult
+public func startThread(detached: Bool, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> pthread_t {
+    final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
+    pthread_attr_setstacksize(&attributes, threadStackByteCount)
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(
+        &thread, &attributes,
+        { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
+    if status != 0 {
+        Unmanaged<Box>.fromOpaque(context).release()
+        throw SystemError.fromErrno(status, call: "pthread_create")
+    }
+    return thread
+}
+
 /// One result slot per worker, written from worker threads and read once they all finished.
 ///
 /// `@unchecked Sendable`: each slot is written by at most one thread, and read only after every writer was

@@ -1,0 +1,321 @@
+import LedgerSystem
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The cluster files (see ``SubjectCluster``): written by the writer, read by every reader of the log.
+///
+/// They cover the log from its first record in a chain of files, each the records after the previous file's:
+/// `cluster-<from>-<through>` holds records `from + 1 … through`. The writer adds a file for the records no file
+/// holds yet once there are ``LogOptions/clusterMinimum`` of them, at a checkpoint (in the background, off the
+/// lock: the records it copies never change) and at close; `rebuildIndexes` writes them all again.
+extension EventLog {
+    /// The most records one cluster file holds: a longer range gets several files (the build keeps a few words
+    /// per record in memory).
+    static let clusterFileRecords: UInt64 = 4 << 20
+    /// How many bytes of a file's data are assembled in memory at once; each such window costs a pass over the
+    /// file's range of the log (a run longer than this gets a window of its own).
+    static let clusterWindowBytes = 256 << 20
+
+    /// The seq through which cluster files hold the log (0: none). Holding the lock.
+    var clusteredSeqLocked: UInt64 { state.clusters.last?.through ?? 0 }
+
+    // MARK: Building
+
+    /// Writes the cluster file of records `from + 1 … through` of `segments`, whose chain hash at `through` is
+    /// `hash`, into `indexDirectory` (atomically and durably); returns its path. Every frame's checksum is checked
+    /// as it is copied.
+    /// - Throws: ``LogError`` (damaged records, a write failure); nothing is left behind then.
+    static func writeCluster(
+        _ fileSystem: any FileSystem, _ segments: [Segment], indexDirectory: String, from: UInt64, through: UInt64,
+        hash: [UInt8]
+    ) throws(LogError) -> String {
+        // Each record's home (the hash of its first subject key; records without one are not copied), by seq.
+        struct Home {
+            var hash: UInt64
+            var index: UInt32
+            var size: UInt32
+        }
+        let count = Int(through - from)
+        var homes: [Home] = []
+        homes.reserveCapacity(count)
+        try scan(fileSystem, segments, from: from + 1, through: through, checkCRC: true) { view, _, _ in
+            var home: UInt64?
+            view.forEachSubjectKey { key in
+                if home == nil { home = StableHash.hash(key) }
+            }
+            if let home {
+                homes.append(
+                    Home(hash: home == 0 ? 1 : home, index: UInt32(view.seq - from - 1), size: UInt32(view.frameSize)))
+            }
+            return true
+        }
+        homes.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.index < $1.index }
+
+        // Where each record's frame goes in the data, run after run; windows cut between runs.
+        var destination = [UInt64](repeating: .max, count: count)
+        var runs: [(hash: UInt64, offset: UInt64)] = []
+        var runLengths: [UInt64] = []
+        var offset: UInt64 = 0
+        var position = 0
+        while position < homes.count {
+            let hash = homes[position].hash
+            runs.append((hash, offset))
+            let framesStart = offset + UInt64(SubjectCluster.runHeaderSize)
+            offset = framesStart
+            while position < homes.count, homes[position].hash == hash {
+                destination[Int(homes[position].index)] = offset
+                offset += UInt64(homes[position].size)
+                position += 1
+            }
+            runLengths.append(offset - framesStart)
+        }
+        homes = []
+        let dataLength = offset
+        var windows: [(start: UInt64, end: UInt64, runs: Range<Int>)] = []
+        var first = 0
+        while first < runs.count {
+            var last = first + 1
+            while last < runs.count, runs[last].offset + UInt64(SubjectCluster.runHeaderSize) + runLengths[last]
+                - runs[first].offset <= UInt64(clusterWindowBytes)
+            {
+                last += 1
+            }
+            let end = last < runs.count ? runs[last].offset : dataLength
+            windows.append((runs[first].offset, end, first..<last))
+            first = last
+        }
+
+        let header = SubjectCluster.headerAndTable(
+            from: from, through: through, hash: hash, runs: runs, dataLength: dataLength)
+        let path = Path.join(indexDirectory, SubjectCluster.fileName(from: from, through: through))
+        let temporary = "\(path).tmp-\(getpid())"
+        do {
+            try fileSystem.createDirectories(indexDirectory)
+            let fd = try fileSystem.open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
+            do {
+                try fileSystem.writeAll(fd, header, at: 0)
+                for window in windows {
+                    let buffer = UnsafeMutableRawBufferPointer.allocate(
+                        byteCount: Int(window.end - window.start), alignment: 16)
+                    defer { buffer.deallocate() }
+                    for run in window.runs {
+                        let at = Int(runs[run].offset - window.start)
+                        buffer.storeBytes(of: runs[run].hash.littleEndian, toByteOffset: at, as: UInt64.self)
+                        buffer.storeBytes(of: runLengths[run].littleEndian, toByteOffset: at + 8, as: UInt64.self)
+                    }
+                    var copied = 0
+                    try scan(fileSystem, segments, from: from + 1, through: through, checkCRC: true) { view, _, _ in
+                        let target = destination[Int(view.seq - from - 1)]
+                        if target >= window.start, target < window.end {
+                            let at = Int(target - window.start)
+                            UnsafeMutableRawBufferPointer(rebasing: buffer[at..<(at + view.frameSize)])
+                                .copyMemory(from: UnsafeRawBufferPointer(start: view.base, count: view.frameSize))
+                            copied += view.frameSize
+                        }
+                        return true
+                    }
+                    let runBytes = window.runs.reduce(0) { $0 + SubjectCluster.runHeaderSize + Int(runLengths[$1]) }
+                    guard copied + window.runs.count * SubjectCluster.runHeaderSize == runBytes else {
+                        throw LogError(.damaged, "the log changed while its cluster file \(path) was written")
+                    }
+                    try fileSystem.writeAll(
+                        fd, UnsafeRawBufferPointer(buffer), at: Int64(header.count) + Int64(window.start))
+                }
+                try fileSystem.fsync(fd)
+                try fileSystem.close(fd)
+            } catch {
+                try? fileSystem.close(fd)
+                throw error
+            }
+            try fileSystem.rename(temporary, to: path)
+            try fileSystem.fsyncDirectory(indexDirectory)
+        } catch let error as LogError {
+            try? fileSystem.unlink(temporary)
+            throw error
+        } catch let error as SystemError {
+            try? fileSystem.unlink(temporary)
+            throw LogError.system(error, "writing the cluster file \(path)")
+        } catch {
+            try? fileSystem.unlink(temporary)
+            throw LogError(.io, "writing the cluster file \(path): \(error)")
+        }
+        return path
+    }
+
+    // MARK: Loading
+
+    /// The cluster file at `path` for records `from + 1 … through`, mapped and checked against `hash` (the
+    /// log's chain hash at `through`); nil when it cannot be read or does not match.
+    static func mapCluster(
+        _ fileSystem: any FileSystem, path: String, from: UInt64, through: UInt64, hash: [UInt8],
+        maps: ClusterMaps
+    ) -> SubjectCluster? {
+        guard let fd = try? fileSystem.open(path, .read) else { return nil }
+        defer { try? fileSystem.close(fd) }
+        guard let size = try? fileSystem.fstat(fd).size, size >= SubjectCluster.headerSize,
+            let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: false)
+        else { return nil }
+        let cluster = hash.withUnsafeBytes { hash in
+            SubjectCluster(region: region, from: from, through: through, hash: hash)
+        }
+        guard let cluster else {
+            fileSystem.unmap(region)
+            return nil
+        }
+        maps.keep(region)
+        return cluster
+    }
+
+    /// The chain of cluster files in `indexDirectory` that hold this log from its first record on, each checked;
+    /// and the names of the others (stale, damaged, or left out of the chain), which the writer deletes.
+    static func loadClusters(
+        _ fileSystem: any FileSystem, _ segments: [Segment], indexDirectory: String, headSeq: UInt64,
+        maps: ClusterMaps
+    ) -> (chain: [SubjectCluster], unused: [String]) {
+        let names = (try? fileSystem.readDirectory(indexDirectory)) ?? []
+        var files: [(name: String, from: UInt64, through: UInt64)] = []
+        var unused: [String] = []
+        for name in names {
+            if let (from, through) = SubjectCluster.range(ofFileName: name) {
+                files.append((name, from, through))
+            } else if name.hasPrefix("cluster-") {
+                unused.append(name)  // a temporary file left by a build that did not finish
+            }
+        }
+        // The longest file first where two start alike.
+        files.sort { $0.from != $1.from ? $0.from < $1.from : $0.through > $1.through }
+        var chain: [SubjectCluster] = []
+        for file in files {
+            let covered = chain.last?.through ?? 0
+            guard file.from == covered, file.through <= headSeq,
+                let record = try? readRecord(fileSystem, segments, seq: file.through),
+                let cluster = mapCluster(
+                    fileSystem, path: Path.join(indexDirectory, file.name), from: file.from, through: file.through,
+                    hash: record.hash, maps: maps)
+            else {
+                unused.append(file.name)
+                continue
+            }
+            chain.append(cluster)
+        }
+        return (chain, unused)
+    }
+
+    /// Loads the cluster files (the writer also deletes the unused ones). Holding the lock.
+    func loadClustersLocked() {
+        let (chain, unused) = Self.loadClusters(
+            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.headSeq, maps: clusterMaps)
+        state.clusters = chain
+        if isWriter {
+            for name in unused { try? fileSystem.unlink(Path.join(directory.index, name)) }
+        }
+    }
+
+    // MARK: The writer's policy
+
+    /// Starts adding cluster files in the background when the records none holds reach
+    /// ``LogOptions/clusterMinimum`` and no build is running. Holding the lock.
+    func startClusteringLocked() {
+        guard isWriter, options.clusterMinimum > 0, !state.closed, !state.clusterBuilding,
+            state.headSeq - clusteredSeqLocked >= UInt64(options.clusterMinimum)
+        else { return }
+        state.clusterBuilding = true
+        do {
+            try startThread(detached: true) { [self] in
+                clusterRecords(minimum: UInt64(options.clusterMinimum))
+            }
+        } catch {
+            state.clusterBuilding = false
+        }
+    }
+
+    /// Adds cluster files until fewer than `minimum` records are left outside them, then clears
+    /// `clusterBuilding` (which the caller set). A failed build stops it (the next checkpoint tries again).
+    func clusterRecords(minimum: UInt64) {
+        while true {
+            let job = lock.withLock { () -> (segments: [Segment], from: UInt64, through: UInt64, hash: [UInt8])? in
+                let from = clusteredSeqLocked
+                guard !state.closed, state.headSeq > from, state.headSeq - from >= minimum else { return nil }
+                let through = min(state.headSeq, from + Self.clusterFileRecords)
+                let hash =
+                    through == state.headSeq
+                    ? state.headHash : (try? Self.readRecord(fileSystem, state.segments, seq: through))?.hash
+                return hash.map { (state.segments, from, through, $0) }
+            }
+            guard let job,
+                let path = try? Self.writeCluster(
+                    fileSystem, job.segments, indexDirectory: directory.index, from: job.from, through: job.through,
+                    hash: job.hash),
+                let cluster = Self.mapCluster(
+                    fileSystem, path: path, from: job.from, through: job.through, hash: job.hash, maps: clusterMaps)
+            else { break }
+            lock.withLock { state.clusters.append(cluster) }
+        }
+        lock.withLock {
+            state.clusterBuilding = false
+            lock.broadcast()
+        }
+    }
+
+    /// Deletes every cluster file and writes them again for the whole log (`ledger rebuild`). Holding the lock,
+    /// with no build running.
+    func rewriteClustersLocked() throws(LogError) {
+        for cluster in state.clusters {
+            try? fileSystem.unlink(
+                Path.join(directory.index, SubjectCluster.fileName(from: cluster.from, through: cluster.through)))
+        }
+        state.clusters = []
+        guard options.clusterMinimum > 0 else { return }
+        while state.headSeq > clusteredSeqLocked {
+            let from = clusteredSeqLocked
+            let through = min(state.headSeq, from + Self.clusterFileRecords)
+            let hash =
+                through == state.headSeq ? state.headHash : try Self.readRecord(fileSystem, state.segments, seq: through).hash
+            let path = try Self.writeCluster(
+                fileSystem, state.segments, indexDirectory: directory.index, from: from, through: through, hash: hash)
+            guard
+                let cluster = Self.mapCluster(
+                    fileSystem, path: path, from: from, through: through, hash: hash, maps: clusterMaps)
+            else { throw LogError(.io, "the cluster file \(path) just written does not read back") }
+            state.clusters.append(cluster)
+        }
+    }
+
+    /// Waits until no cluster build runs, and keeps new ones from starting. Holding the lock.
+    func stopClusteringLocked() {
+        while state.clusterBuilding { lock.wait() }
+    }
+}
+
+/// The read-only mappings of the cluster files a log loaded or wrote: released when the log is deinitialised,
+/// never before, so a reader holding a ``SubjectCluster`` never touches an unmapped page.
+final class ClusterMaps: Sendable {
+    private struct Region: Sendable {
+        let address: UInt
+        let count: Int
+    }
+
+    private let regions = Mutex<[Region]>([])
+
+    /// Keeps `region` mapped until ``unmapAll(_:)``.
+    func keep(_ region: UnsafeRawBufferPointer) {
+        guard let base = region.baseAddress else { return }
+        regions.withLock { $0.append(Region(address: UInt(bitPattern: base), count: region.count)) }
+    }
+
+    /// Releases every mapping.
+    func unmapAll(_ fileSystem: any FileSystem) {
+        regions.withLock { regions in
+            for region in regions {
+                fileSystem.unmap(
+                    UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: region.address), count: region.count))
+            }
+            regions.removeAll()
+        }
+    }
+}

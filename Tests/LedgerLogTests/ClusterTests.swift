@@ -1,0 +1,188 @@
+import LedgerSystem
+import Testing
+
+@testable import LedgerLog
+
+/// The cluster files (each subject's records copied side by side): written by the writer, read by every reader,
+/// never the truth — a damaged, stale or missing file changes no answer.
+@Suite struct ClusterTests {
+    static let keys = (0..<7).map { "user:\($0)" } + (0..<13).map { "otid:\(2_000_000 + $0)" } + ["user:none"]
+
+    /// Small segments, a cluster file from 50 records on, index files every 100 records.
+    static let options = LogOptions(segmentSize: 16 << 10, checkpointInterval: 100, clusterMinimum: 50)
+
+    /// A writer's log of `count` records of mixed sizes, closed (which clusters what is left).
+    func mixedLog(
+        _ dir: String, count: Int = 400, options: LogOptions = ClusterTests.options, seed: UInt64 = 0xC1
+    ) throws {
+        let log = try openWriter(dir, options: options)
+        defer { log.close() }
+        var random = seed
+        for n in 1...count {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            _ = try log.append(entry(n, payloadSize: [8, 40, 300, 2_500, 9_000][Int(random >> 60) % 5]))
+        }
+    }
+
+    /// Every key's records read by subject (through the clusters where they hold them) and one by one (never
+    /// through them), with and without skipping some: they must agree.
+    func expectSameAnswers(_ log: EventLog, _ label: String) throws {
+        for key in Self.keys {
+            var seen: [SubjectReadTests.Seen] = []
+            try log.forEachRecord(forSubjectKey: key) { seen.append(SubjectReadTests.Seen($0)) }
+            let expected = try log.records(forSubjectKey: key).map(SubjectReadTests.Seen.init)
+            #expect(seen == expected, "\(label) \(key)")
+            let skipping = seen.map(\.seq).filter { $0 % 3 == 0 }
+            var rest: [UInt64] = []
+            try log.forEachRecord(forSubjectKey: key, skippingSorted: skipping) { rest.append($0.seq) }
+            #expect(rest == expected.map(\.seq).filter { $0 % 3 != 0 }, "\(label) \(key)")
+        }
+    }
+
+    func clusterFiles(_ dir: String) throws -> [String] {
+        try PosixFileSystem().readDirectory(dir + "/index").filter { $0.hasPrefix("cluster-") }.sorted()
+    }
+
+    func clusters(_ log: EventLog) -> [(UInt64, UInt64)] {
+        log.lock.withLock { log.state.clusters.map { ($0.from, $0.through) } }
+    }
+
+    @Test func theWriterClustersTheWholeLogAndReadersAnswerFromIt() throws {
+        let temp = TempDirectory()
+        try mixedLog(temp.data)
+        let files = try clusterFiles(temp.data)
+        #expect(!files.isEmpty)
+        // A chain from the first record to the last.
+        let ranges = files.compactMap(SubjectCluster.range(ofFileName:))
+        #expect(ranges.first?.from == 0 && ranges.last?.through == 400)
+        for (earlier, later) in zip(ranges, ranges.dropFirst()) { #expect(earlier.through == later.from) }
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        try expectSameAnswers(reader, "reader")
+        #expect(clusters(reader).last?.1 == 400)
+        // Every record a user's run holds is read there (the log is not needed for them).
+        let hash = StableHash.hash("user:3")
+        let seqs = reader.seqs(forSubjectKey: "user:3")
+        let found = try #require(SubjectCluster.records(seqs, hash: hash, in: reader.lock.withLock { reader.state.clusters }))
+        #expect(found.allSatisfy { $0 != nil })
+        #expect(found.map { $0?.seq } == seqs)
+    }
+
+    @Test func recordsAfterTheClustersAreReadFromTheLog() throws {
+        let temp = TempDirectory()
+        try mixedLog(temp.data)
+        // Fewer than the minimum: no new cluster file; the new records come from the log.
+        let writer = try openWriter(temp.data, options: Self.options)
+        for n in 401...430 { _ = try writer.append(entry(n, payloadSize: 100)) }
+        try expectSameAnswers(writer, "writer with a tail")
+        #expect(clusters(writer).last?.1 == 400)
+        writer.close()
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        try expectSameAnswers(reader, "reader")
+        #expect(clusters(reader).last?.1 == 400)
+    }
+
+    @Test func aCheckpointClustersInTheBackground() throws {
+        let temp = TempDirectory()
+        let writer = try openWriter(temp.data, options: Self.options)
+        defer { writer.close() }
+        for n in 1...250 { _ = try writer.append(entry(n, payloadSize: 200)) }
+        // Index files at 100 and 200 started builds; wait for them.
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        let covered = clusters(writer).last?.1 ?? 0
+        #expect(covered >= 100)
+        // An explicit checkpoint clusters until fewer than the minimum are left out.
+        for n in 251...310 { _ = try writer.append(entry(n, payloadSize: 200)) }
+        try writer.checkpoint()
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        let now = clusters(writer).last?.1 ?? 0
+        #expect(now > covered && 310 - now < 50)
+        try expectSameAnswers(writer, "writer")
+    }
+
+    @Test func damagedClusterFilesChangeNoAnswer() throws {
+        let temp = TempDirectory()
+        try mixedLog(temp.data)
+        let files = try clusterFiles(temp.data)
+        let index = temp.data + "/index/"
+        let originals = files.map { readBytes(index + $0) }
+        func reopened(_ label: String) throws -> [(UInt64, UInt64)] {
+            let reader = try EventLog.openReader(at: temp.data)
+            defer { reader.close() }
+            try expectSameAnswers(reader, label)
+            return clusters(reader)
+        }
+        // A flipped byte in every frame's region of the data: the frame fails its checksum, the log answers.
+        for (name, bytes) in zip(files, originals) {
+            var damaged = bytes
+            for at in stride(from: bytes.count - 1, to: bytes.count / 2, by: -97) { damaged[at] ^= 0x40 }
+            writeBytes(index + name, damaged)
+        }
+        #expect(try reopened("flipped frames").last?.1 == 400)  // the headers hold: the files are used
+        // A flipped byte in the header or table: the file is refused (and the chain stops there).
+        for (name, bytes) in zip(files, originals) {
+            var damaged = bytes
+            damaged[SubjectCluster.headerSize + 3] ^= 0x01
+            writeBytes(index + name, damaged)
+        }
+        #expect(try reopened("flipped tables").isEmpty)
+        // Cut short, or gone.
+        for (name, bytes) in zip(files, originals) { writeBytes(index + name, Array(bytes.prefix(bytes.count - 10))) }
+        #expect(try reopened("truncated").isEmpty)
+        for name in files { try PosixFileSystem().unlink(index + name) }
+        #expect(try reopened("deleted").isEmpty)
+        // The writer writes them again.
+        let writer = try openWriter(temp.data, options: Self.options)
+        writer.close()
+        #expect(try reopened("rewritten").last?.1 == 400)
+    }
+
+    @Test func clusterFilesOfAnotherHistoryAreIgnoredAndDeleted() throws {
+        let temp = TempDirectory()
+        let other = TempDirectory()
+        try mixedLog(temp.data)
+        try mixedLog(
+            other.data, count: 400, options: LogOptions(segmentSize: 16 << 10, clusterMinimum: 0), seed: 0xD2)
+        // Same ranges, another history (the records' sizes differ): its chain hashes do not match.
+        let theirs = try clusterFiles(temp.data)
+        for name in theirs {
+            writeBytes(other.data + "/index/" + name, readBytes(temp.data + "/index/" + name))
+        }
+        let otherWriter = try openWriter(other.data, options: LogOptions(segmentSize: 16 << 10, clusterMinimum: 0))
+        #expect(clusters(otherWriter).isEmpty)
+        try expectSameAnswers(otherWriter, "other history")
+        otherWriter.close()
+        #expect(try clusterFiles(other.data).isEmpty)
+    }
+
+    @Test func rebuildWritesTheClusterFilesAgain() throws {
+        let temp = TempDirectory()
+        try mixedLog(temp.data, options: LogOptions(segmentSize: 16 << 10, clusterMinimum: 0))
+        #expect(try clusterFiles(temp.data).isEmpty)
+        let writer = try openWriter(temp.data, options: Self.options)
+        defer { writer.close() }
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        try writer.rebuildIndexes()
+        #expect(clusters(writer).map(\.0) == [0])
+        #expect(clusters(writer).last?.1 == 400)
+        try expectSameAnswers(writer, "rebuilt")
+    }
+
+    @Test func aRecordWithoutSubjectsIsNotCopied() throws {
+        let temp = TempDirectory()
+        do {
+            let log = try openWriter(temp.data, options: LogOptions(clusterMinimum: 1))
+            _ = try log.append([
+                LogEntry(idempotencyKey: "no-subject", subjectKeys: [], payload: [1, 2, 3]),
+                entry(2), entry(3),
+            ])
+            log.close()
+        }
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        try expectSameAnswers(reader, "reader")  // (a reader loads the clusters with its indexes)
+        #expect(clusters(reader).map(\.1) == [3])
+        #expect(reader.seq(forIdempotencyKey: "no-subject") == 1)
+    }
+}
