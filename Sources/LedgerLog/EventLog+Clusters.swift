@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// They cover the log from its first record in a chain of files, each the records after the previous file's:
 /// `cluster-<from>-<through>` holds records `from + 1 … through`. The writer adds a file for the records no file
-/// holds yet once there are ``LogOptions/clusterMinimum`` of them, at a checkpoint (in the background, off the
-/// lock: the records it copies never change) and at close; `rebuildIndexes` writes them all again.
+/// holds yet at a checkpoint, in the background and off the lock (the records it copies never change), once there
+/// are enough of them (``clusterThresholdLocked``); at close, once there are ``LogOptions/clusterMinimum``.
+/// `rebuildIndexes` writes them all again.
 extension EventLog {
     /// The most records one cluster file holds: a longer range gets several files (the build keeps a few words
     /// per record in memory).
@@ -158,7 +159,7 @@ extension EventLog {
         guard let fd = try? fileSystem.open(path, .read) else { return nil }
         defer { try? fileSystem.close(fd) }
         guard let size = try? fileSystem.fstat(fd).size, size >= SubjectCluster.headerSize,
-            let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: false)
+            let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: true)
         else { return nil }
         let cluster = hash.withUnsafeBytes { hash in
             SubjectCluster(region: region, from: from, through: through, hash: hash)
@@ -218,29 +219,37 @@ extension EventLog {
 
     // MARK: The writer's policy
 
-    /// Starts adding cluster files in the background when the records none holds reach
-    /// ``LogOptions/clusterMinimum`` and no build is running. Holding the lock.
+    /// How many records must be in no cluster file before the background adds one: at least
+    /// ``LogOptions/clusterMinimum``, and half as many as the files hold already (up to half a file's most), so
+    /// that files grow with the log instead of cutting each subject's records into many small ones. Holding the
+    /// lock.
+    var clusterThresholdLocked: UInt64 {
+        max(UInt64(options.clusterMinimum), min(clusteredSeqLocked, Self.clusterFileRecords) / 2)
+    }
+
+    /// Starts adding cluster files in the background when enough records are in none
+    /// (``clusterThresholdLocked``) and no build is running. Holding the lock.
     func startClusteringLocked() {
         guard isWriter, options.clusterMinimum > 0, !state.closed, !state.clusterBuilding,
-            state.headSeq - clusteredSeqLocked >= UInt64(options.clusterMinimum)
+            state.headSeq - clusteredSeqLocked >= clusterThresholdLocked
         else { return }
         state.clusterBuilding = true
         do {
-            try startThread(detached: true) { [self] in
-                clusterRecords(minimum: UInt64(options.clusterMinimum))
-            }
+            try startThread(detached: true) { [self] in clusterRecords(finishing: false) }
         } catch {
             state.clusterBuilding = false
         }
     }
 
-    /// Adds cluster files until fewer than `minimum` records are left outside them, then clears
-    /// `clusterBuilding` (which the caller set). A failed build stops it (the next checkpoint tries again).
-    func clusterRecords(minimum: UInt64) {
+    /// Adds cluster files until fewer records than ``clusterThresholdLocked`` are in none (`finishing`, at close:
+    /// fewer than ``LogOptions/clusterMinimum``), then clears `clusterBuilding` (which the caller set). A failed
+    /// build stops it (the next checkpoint tries again).
+    func clusterRecords(finishing: Bool) {
         while true {
             let job = lock.withLock { () -> (segments: [Segment], from: UInt64, through: UInt64, hash: [UInt8])? in
                 let from = clusteredSeqLocked
-                guard !state.closed, state.headSeq > from, state.headSeq - from >= minimum else { return nil }
+                let threshold = finishing ? UInt64(options.clusterMinimum) : clusterThresholdLocked
+                guard !state.closed, state.headSeq > from, state.headSeq - from >= threshold else { return nil }
                 let through = min(state.headSeq, from + Self.clusterFileRecords)
                 let hash =
                     through == state.headSeq
