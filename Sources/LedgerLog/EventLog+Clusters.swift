@@ -81,8 +81,9 @@ extension EventLog {
         var first = 0
         while first < runs.count {
             var last = first + 1
-            while last < runs.count, runs[last].offset + UInt64(SubjectCluster.runHeaderSize) + runLengths[last]
-                - runs[first].offset <= UInt64(clusterWindowBytes)
+            while last < runs.count,
+                runs[last].offset + UInt64(SubjectCluster.runHeaderSize) + runLengths[last]
+                    - runs[first].offset <= UInt64(clusterWindowBytes)
             {
                 last += 1
             }
@@ -159,7 +160,9 @@ extension EventLog {
         guard let fd = try? fileSystem.open(path, .read) else { return nil }
         defer { try? fileSystem.close(fd) }
         guard let size = try? fileSystem.fstat(fd).size, size >= SubjectCluster.headerSize,
-            let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: true)
+            // Page tables not filled: a query touches a few pages of a file, and a reader that asks one question
+            // must not read gigabytes of copies first (the table's checksum reads the table alone).
+            let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: false)
         else { return nil }
         let cluster = hash.withUnsafeBytes { hash in
             SubjectCluster(region: region, from: from, through: through, hash: hash)
@@ -284,7 +287,8 @@ extension EventLog {
             let from = clusteredSeqLocked
             let through = min(state.headSeq, from + Self.clusterFileRecords)
             let hash =
-                through == state.headSeq ? state.headHash : try Self.readRecord(fileSystem, state.segments, seq: through).hash
+                through == state.headSeq
+                ? state.headHash : try Self.readRecord(fileSystem, state.segments, seq: through).hash
             let path = try Self.writeCluster(
                 fileSystem, state.segments, indexDirectory: directory.index, from: from, through: through, hash: hash)
             guard

@@ -63,7 +63,8 @@ import Testing
         // Every record a user's run holds is read there (the log is not needed for them).
         let hash = StableHash.hash("user:3")
         let seqs = reader.seqs(forSubjectKey: "user:3")
-        let found = try #require(SubjectCluster.records(seqs, hash: hash, in: reader.lock.withLock { reader.state.clusters }))
+        let found = try #require(
+            SubjectCluster.records(seqs, hash: hash, in: reader.lock.withLock { reader.state.clusters }))
         #expect(found.allSatisfy { $0 != nil })
         #expect(found.map { $0?.seq } == seqs)
     }
@@ -154,6 +155,26 @@ import Testing
         try expectSameAnswers(otherWriter, "other history")
         otherWriter.close()
         #expect(try clusterFiles(other.data).isEmpty)
+    }
+
+    @Test func aTornTailCutUnderAClusterFileRetiresIt() throws {
+        let temp = TempDirectory()
+        try mixedLog(temp.data)
+        #expect(try clusterFiles(temp.data).last?.hasSuffix("-00000000000000000400") == true)
+        // Tear the last record: the writer's open cuts it, so the file that ends at 400 no longer matches the log.
+        let last = try #require(segmentPaths(temp.data).last)
+        let bytes = readBytes(last)
+        writeBytes(last, Array(bytes.prefix(bytes.count - 7)))
+        let writer = try openWriter(temp.data, options: Self.options)
+        #expect(writer.head.seq == 399)
+        #expect(clusters(writer).last.map { $0.1 < 399 } ?? true)
+        #expect(try clusterFiles(temp.data).allSatisfy { !$0.hasSuffix("-00000000000000000400") })
+        try expectSameAnswers(writer, "after the cut")
+        writer.close()  // clusters what the retired file held again
+        let reader = try EventLog.openReader(at: temp.data)
+        defer { reader.close() }
+        try expectSameAnswers(reader, "reader after the cut")
+        #expect(clusters(reader).last?.1 == 399)
     }
 
     @Test func rebuildWritesTheClusterFilesAgain() throws {
