@@ -12,7 +12,8 @@ import Synchronization
 /// They cover the log from its first record in a chain of files, each the records after the previous file's:
 /// `cluster-<from>-<through>` holds records `from + 1 … through`. The writer adds a file for the records no file
 /// holds yet at a checkpoint, in the background and off the lock (the records it copies never change), once there
-/// are enough of them (``clusterThresholdLocked``); at close, once there are ``LogOptions/clusterMinimum``.
+/// are enough of them (``clusterThresholdLocked``), and merges the last files while they are close in size
+/// (`EventLog+ClusterMerge.swift`); at close it copies what is left once there are ``LogOptions/clusterMinimum``.
 /// `rebuildIndexes` writes them all again.
 extension EventLog {
     /// The most records one cluster file holds: a longer range gets several files (the build keeps a few words
@@ -94,59 +95,36 @@ extension EventLog {
 
         let header = SubjectCluster.headerAndTable(
             from: from, through: through, hash: hash, runs: runs, dataLength: dataLength)
-        let path = Path.join(indexDirectory, SubjectCluster.fileName(from: from, through: through))
-        let temporary = "\(path).tmp-\(getpid())"
-        do {
-            try fileSystem.createDirectories(indexDirectory)
-            let fd = try fileSystem.open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
-            do {
-                try fileSystem.writeAll(fd, header, at: 0)
-                for window in windows {
-                    let buffer = UnsafeMutableRawBufferPointer.allocate(
-                        byteCount: Int(window.end - window.start), alignment: 16)
-                    defer { buffer.deallocate() }
-                    for run in window.runs {
-                        let at = Int(runs[run].offset - window.start)
-                        buffer.storeBytes(of: runs[run].hash.littleEndian, toByteOffset: at, as: UInt64.self)
-                        buffer.storeBytes(of: runLengths[run].littleEndian, toByteOffset: at + 8, as: UInt64.self)
-                    }
-                    var copied = 0
-                    try scan(fileSystem, segments, from: from + 1, through: through, checkCRC: true) { view, _, _ in
-                        let target = destination[Int(view.seq - from - 1)]
-                        if target >= window.start, target < window.end {
-                            let at = Int(target - window.start)
-                            UnsafeMutableRawBufferPointer(rebasing: buffer[at..<(at + view.frameSize)])
-                                .copyMemory(from: UnsafeRawBufferPointer(start: view.base, count: view.frameSize))
-                            copied += view.frameSize
-                        }
-                        return true
-                    }
-                    let runBytes = window.runs.reduce(0) { $0 + SubjectCluster.runHeaderSize + Int(runLengths[$1]) }
-                    guard copied + window.runs.count * SubjectCluster.runHeaderSize == runBytes else {
-                        throw LogError(.damaged, "the log changed while its cluster file \(path) was written")
-                    }
-                    try fileSystem.writeAll(
-                        fd, UnsafeRawBufferPointer(buffer), at: Int64(header.count) + Int64(window.start))
+        return try ClusterFileWriter.write(
+            fileSystem, indexDirectory: indexDirectory, from: from, through: through, header: header
+        ) { (file) throws(LogError) in
+            for window in windows {
+                let buffer = UnsafeMutableRawBufferPointer.allocate(
+                    byteCount: Int(window.end - window.start), alignment: 16)
+                defer { buffer.deallocate() }
+                for run in window.runs {
+                    let at = Int(runs[run].offset - window.start)
+                    buffer.storeBytes(of: runs[run].hash.littleEndian, toByteOffset: at, as: UInt64.self)
+                    buffer.storeBytes(of: runLengths[run].littleEndian, toByteOffset: at + 8, as: UInt64.self)
                 }
-                try fileSystem.fsync(fd)
-                try fileSystem.close(fd)
-            } catch {
-                try? fileSystem.close(fd)
-                throw error
+                var copied = 0
+                try scan(fileSystem, segments, from: from + 1, through: through, checkCRC: true) { view, _, _ in
+                    let target = destination[Int(view.seq - from - 1)]
+                    if target >= window.start, target < window.end {
+                        let at = Int(target - window.start)
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[at..<(at + view.frameSize)])
+                            .copyMemory(from: UnsafeRawBufferPointer(start: view.base, count: view.frameSize))
+                        copied += view.frameSize
+                    }
+                    return true
+                }
+                let runBytes = window.runs.reduce(0) { $0 + SubjectCluster.runHeaderSize + Int(runLengths[$1]) }
+                guard copied + window.runs.count * SubjectCluster.runHeaderSize == runBytes else {
+                    throw LogError(.damaged, "the log changed while its cluster file was written")
+                }
+                try file.append(UnsafeRawBufferPointer(buffer))
             }
-            try fileSystem.rename(temporary, to: path)
-            try fileSystem.fsyncDirectory(indexDirectory)
-        } catch let error as LogError {
-            try? fileSystem.unlink(temporary)
-            throw error
-        } catch let error as SystemError {
-            try? fileSystem.unlink(temporary)
-            throw LogError.system(error, "writing the cluster file \(path)")
-        } catch {
-            try? fileSystem.unlink(temporary)
-            throw LogError(.io, "writing the cluster file \(path): \(error)")
         }
-        return path
     }
 
     // MARK: Loading
@@ -244,10 +222,13 @@ extension EventLog {
         }
     }
 
-    /// Adds cluster files until fewer records than ``clusterThresholdLocked`` are in none (`finishing`, at close:
-    /// fewer than ``LogOptions/clusterMinimum``), then clears `clusterBuilding` (which the caller set). A failed
-    /// build stops it (the next checkpoint tries again).
-    func clusterRecords(finishing: Bool) {
+    /// Adds cluster files until fewer records than ``clusterThresholdLocked`` are in none (`finishing`, at close
+    /// and for a rebuild: fewer than ``LogOptions/clusterMinimum``), merging the last two after each while they are
+    /// close in size when `merging` (see ``mergeClusters()``), then clears `clusterBuilding` (which the caller
+    /// set). A failed build stops it and is returned (the next checkpoint tries again).
+    @discardableResult
+    func clusterRecords(finishing: Bool, merging: Bool = true) -> LogError? {
+        var failure: LogError?
         while true {
             let job = lock.withLock { () -> (segments: [Segment], from: UInt64, through: UInt64, hash: [UInt8])? in
                 let from = clusteredSeqLocked
@@ -259,44 +240,39 @@ extension EventLog {
                     ? state.headHash : (try? Self.readRecord(fileSystem, state.segments, seq: through))?.hash
                 return hash.map { (state.segments, from, through, $0) }
             }
-            guard let job,
-                let path = try? Self.writeCluster(
+            guard let job else { break }
+            do throws(LogError) {
+                let path = try Self.writeCluster(
                     fileSystem, job.segments, indexDirectory: directory.index, from: job.from, through: job.through,
-                    hash: job.hash),
-                let cluster = Self.mapCluster(
-                    fileSystem, path: path, from: job.from, through: job.through, hash: job.hash, maps: clusterMaps)
-            else { break }
-            lock.withLock { state.clusters.append(cluster) }
+                    hash: job.hash)
+                guard
+                    let cluster = Self.mapCluster(
+                        fileSystem, path: path, from: job.from, through: job.through, hash: job.hash,
+                        maps: clusterMaps)
+                else {
+                    // (A file system that does not map files: the copies would never be read.)
+                    try? fileSystem.unlink(path)
+                    throw LogError(.io, "the cluster file \(path) just written does not map and check")
+                }
+                lock.withLock { state.clusters.append(cluster) }
+            } catch {
+                failure = error
+                break
+            }
+            if merging { mergeClusters() }
         }
         lock.withLock {
             state.clusterBuilding = false
             lock.broadcast()
         }
+        return failure
     }
 
-    /// Deletes every cluster file and writes them again for the whole log (`ledger rebuild`). Holding the lock,
-    /// with no build running.
-    func rewriteClustersLocked() throws(LogError) {
-        for cluster in state.clusters {
-            try? fileSystem.unlink(
-                Path.join(directory.index, SubjectCluster.fileName(from: cluster.from, through: cluster.through)))
-        }
+    /// Deletes every cluster file (`ledger rebuild` then writes them again). Holding the lock, with no build
+    /// running.
+    func dropClustersLocked() {
+        for cluster in state.clusters { try? fileSystem.unlink(clusterPath(cluster)) }
         state.clusters = []
-        guard options.clusterMinimum > 0 else { return }
-        while state.headSeq > clusteredSeqLocked {
-            let from = clusteredSeqLocked
-            let through = min(state.headSeq, from + Self.clusterFileRecords)
-            let hash =
-                through == state.headSeq
-                ? state.headHash : try Self.readRecord(fileSystem, state.segments, seq: through).hash
-            let path = try Self.writeCluster(
-                fileSystem, state.segments, indexDirectory: directory.index, from: from, through: through, hash: hash)
-            guard
-                let cluster = Self.mapCluster(
-                    fileSystem, path: path, from: from, through: through, hash: hash, maps: clusterMaps)
-            else { throw LogError(.io, "the cluster file \(path) just written does not read back") }
-            state.clusters.append(cluster)
-        }
     }
 
     /// Waits until no cluster build runs, and keeps new ones from starting. Holding the lock.

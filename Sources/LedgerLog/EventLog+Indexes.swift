@@ -93,16 +93,19 @@ extension EventLog {
     /// Re-derives both indexes from the log (checking every checksum) and, for the writer, rewrites their files
     /// and the cluster files.
     public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
-        try lock.withLock { () throws(LogError) in
+        let clustering = try lock.withLock { () throws(LogError) -> Bool in
             guard !state.closed else { throw Self.closedError }
             try rebuildIndexesLocked(progress: progress)
             state.indexesReady = true
-            if isWriter {
-                try writeIndexesLocked()
-                stopClusteringLocked()
-                try rewriteClustersLocked()
-            }
+            guard isWriter else { return false }
+            try writeIndexesLocked()
+            stopClusteringLocked()
+            dropClustersLocked()
+            state.clusterBuilding = options.clusterMinimum > 0
+            return state.clusterBuilding
         }
+        // The cluster files, written again (not holding the lock: appends go on meanwhile).
+        if clustering, let failure = clusterRecords(finishing: true) { throw failure }
     }
 
     /// Rebuilds the in-memory indexes by scanning the whole log. Holding the lock.

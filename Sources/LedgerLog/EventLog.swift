@@ -161,7 +161,7 @@ public final class EventLog: @unchecked Sendable {
             return state.clusterBuilding
         }
         // The records no cluster file holds yet get theirs (not holding the lock: the build reads the log).
-        if building { clusterRecords(finishing: true) }
+        if building { clusterRecords(finishing: true, merging: false) }
         let segments: [Segment]? = lock.withLock {
             if state.closed { return nil }
             if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }

@@ -78,6 +78,33 @@ struct SubjectCluster: @unchecked Sendable {
         self.dataLength = Int(dataLength)
     }
 
+    /// The chain hash of record `through`, as the header holds it.
+    var throughHash: [UInt8] { Array(region[32..<64]) }
+
+    /// How many records the file's range spans.
+    var recordSpan: UInt64 { through - from }
+
+    /// Every run in data order (ascending hash): its hash and its frames. Nil when the data does not parse into
+    /// runs that end exactly where the data ends with rising hashes (the table's checksum does not cover the data).
+    func runs() -> [(hash: UInt64, frames: UnsafeRawBufferPointer)]? {
+        var runs: [(hash: UInt64, frames: UnsafeRawBufferPointer)] = []
+        let base = region.baseAddress!
+        var at = dataStart
+        let end = dataStart + dataLength
+        while at < end {
+            guard end - at >= Self.runHeaderSize else { return nil }
+            let hash = base.le64(at)
+            let length = base.le64(at + 8)
+            guard length <= UInt64(end - at - Self.runHeaderSize), runs.last.map({ $0.hash < hash }) ?? true else {
+                return nil
+            }
+            let frames = at + Self.runHeaderSize
+            runs.append((hash, UnsafeRawBufferPointer(rebasing: region[frames..<(frames + Int(length))])))
+            at = frames + Int(length)
+        }
+        return runs
+    }
+
     /// Whether the file holds record `seq`'s range.
     @inline(__always)
     func covers(_ seq: UInt64) -> Bool { seq > from && seq <= through }

@@ -102,6 +102,51 @@ import Testing
         try expectSameAnswers(writer, "writer")
     }
 
+    @Test func neighbouringFilesOfCloseSizesAreMerged() throws {
+        let temp = TempDirectory()
+        let writer = try openWriter(temp.data, options: Self.options)
+        defer { writer.close() }
+        for n in 1...1_500 { _ = try writer.append(entry(n, payloadSize: [40, 300, 900][n % 3])) }
+        try writer.checkpoint()
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        let spans = clusters(writer).map { $0.1 - $0.0 }
+        // Each file more than twice the next: a few files however many checkpoints added one.
+        #expect(spans.count >= 1 && spans.count <= 5, "\(spans)")
+        for (older, newer) in zip(spans, spans.dropFirst()) { #expect(older > 2 * newer, "\(spans)") }
+        #expect(try clusterFiles(temp.data).count == spans.count)  // the merged ones were deleted
+        try expectSameAnswers(writer, "merged")
+    }
+
+    @Test func aMergeThatFindsADamagedFrameDropsTheFilesAndCopiesFromTheLog() throws {
+        let temp = TempDirectory()
+        let options = LogOptions(segmentSize: 16 << 10, checkpointInterval: 0, clusterMinimum: 50)
+        let writer = try openWriter(temp.data, options: options)
+        defer { writer.close() }
+        for n in 1...100 { _ = try writer.append(entry(n, payloadSize: 300)) }
+        try writer.checkpoint()
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        for n in 101...200 { _ = try writer.append(entry(n, payloadSize: 300)) }
+        // Damage a frame of the first file before the second is written and merged with it.
+        let first = try #require(try clusterFiles(temp.data).first)
+        #expect(first == SubjectCluster.fileName(from: 0, through: 100))
+        var bytes = readBytes(temp.data + "/index/" + first)
+        bytes[bytes.count - 100] ^= 0x10
+        writeBytes(temp.data + "/index/" + first, bytes)
+        // The merge refuses it, both files are dropped, and the same build copies the records from the log.
+        try writer.checkpoint()
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        #expect(clusters(writer).map(\.0) == [0] && clusters(writer).last?.1 == 200)
+        #expect(try clusterFiles(temp.data) == [SubjectCluster.fileName(from: 0, through: 200)])
+        let file = try #require(writer.lock.withLock { writer.state.clusters.first })
+        #expect(file.runs()?.count == 7)  // one run per user: a record lives with its first subject key
+        for key in Self.keys.prefix(7) {
+            let seqs = writer.seqs(forSubjectKey: key)
+            let found = SubjectCluster.records(seqs, hash: StableHash.hash(key), in: [file])
+            #expect(found?.allSatisfy { $0 != nil } == true, "\(key)")
+        }
+        try expectSameAnswers(writer, "copied again")
+    }
+
     @Test func damagedClusterFilesChangeNoAnswer() throws {
         let temp = TempDirectory()
         try mixedLog(temp.data)
