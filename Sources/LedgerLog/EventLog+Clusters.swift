@@ -275,7 +275,8 @@ extension EventLog {
         state.clusters = []
     }
 
-    /// Waits until no cluster build runs, and keeps new ones from starting. Holding the lock.
+    /// Waits until no cluster build runs (a caller that must keep new ones from starting then sets
+    /// `clusterBuilding` itself). Holding the lock, which the wait releases meanwhile.
     func stopClusteringLocked() {
         while state.clusterBuilding { lock.wait() }
     }

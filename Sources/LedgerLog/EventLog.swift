@@ -151,7 +151,9 @@ public final class EventLog: @unchecked Sendable {
     /// The data directory's path.
     public var path: String { directory.root }
 
-    /// Writes the index files (when this is the writer), closes every file and releases the lock.
+    /// Writes the index files (when this is the writer: first waiting for a cluster file being written, then
+    /// copying the records no cluster file holds once there are ``LogOptions/clusterMinimum`` of them), closes
+    /// every file and releases the lock.
     /// Later calls fail with ``LogError/Code/notWritable``; closing again does nothing.
     public func close() {
         let building = lock.withLock { () -> Bool in
