@@ -67,6 +67,10 @@ struct PopulationLog {
             progress("  building \(records) records: \(appended)")
         }
         try peer?.finishLoading()
+        log.close()
+        // Both stores' files written back before any row measures them: otherwise the first row after a build
+        // shares the disk with gigabytes of writeback, the ledger's and SQLite's alike.
+        sync()
         progress("")
         return PopulationLog(
             path: path, sqlitePath: sqlitePath, records: appended, users: users,

@@ -100,8 +100,7 @@ extension EventLog {
             do {
                 let path = try Self.mergeClusters(fileSystem, older, newer, indexDirectory: directory.index)
                 merged = Self.mapCluster(
-                    fileSystem, path: path, from: older.from, through: newer.through, hash: newer.throughHash,
-                    maps: clusterMaps)
+                    fileSystem, path: path, from: older.from, through: newer.through, hash: newer.throughHash)
             } catch  where error.code == .damaged {
                 // Drop both: which one failed does not matter much, and the log has every record.
                 lock.withLock { state.clusters.removeLast(2) }

@@ -132,8 +132,7 @@ extension EventLog {
     /// The cluster file at `path` for records `from + 1 … through`, mapped and checked against `hash` (the
     /// log's chain hash at `through`); nil when it cannot be read or does not match.
     static func mapCluster(
-        _ fileSystem: any FileSystem, path: String, from: UInt64, through: UInt64, hash: [UInt8],
-        maps: ClusterMaps
+        _ fileSystem: any FileSystem, path: String, from: UInt64, through: UInt64, hash: [UInt8]
     ) -> SubjectCluster? {
         guard let fd = try? fileSystem.open(path, .read) else { return nil }
         defer { try? fileSystem.close(fd) }
@@ -142,22 +141,17 @@ extension EventLog {
             // must not read gigabytes of copies first (the table's checksum reads the table alone).
             let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: false)
         else { return nil }
-        let cluster = hash.withUnsafeBytes { hash in
-            SubjectCluster(region: region, from: from, through: through, hash: hash)
+        // Unmapped when the last copy of the cluster goes (a query may still hold one after a merge replaced it).
+        let mapping = ClusterMapping(region: region, fileSystem: fileSystem)
+        return hash.withUnsafeBytes { hash in
+            SubjectCluster(mapping: mapping, from: from, through: through, hash: hash)
         }
-        guard let cluster else {
-            fileSystem.unmap(region)
-            return nil
-        }
-        maps.keep(region)
-        return cluster
     }
 
     /// The chain of cluster files in `indexDirectory` that hold this log from its first record on, each checked;
     /// and the names of the others (stale, damaged, or left out of the chain), which the writer deletes.
     static func loadClusters(
-        _ fileSystem: any FileSystem, _ segments: [Segment], indexDirectory: String, headSeq: UInt64,
-        maps: ClusterMaps
+        _ fileSystem: any FileSystem, _ segments: [Segment], indexDirectory: String, headSeq: UInt64
     ) -> (chain: [SubjectCluster], unused: [String]) {
         let names = (try? fileSystem.readDirectory(indexDirectory)) ?? []
         var files: [(name: String, from: UInt64, through: UInt64)] = []
@@ -178,7 +172,7 @@ extension EventLog {
                 let record = try? readRecord(fileSystem, segments, seq: file.through),
                 let cluster = mapCluster(
                     fileSystem, path: Path.join(indexDirectory, file.name), from: file.from, through: file.through,
-                    hash: record.hash, maps: maps)
+                    hash: record.hash)
             else {
                 unused.append(file.name)
                 continue
@@ -191,7 +185,7 @@ extension EventLog {
     /// Loads the cluster files (the writer also deletes the unused ones). Holding the lock.
     func loadClustersLocked() {
         let (chain, unused) = Self.loadClusters(
-            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.headSeq, maps: clusterMaps)
+            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.headSeq)
         state.clusters = chain
         if isWriter {
             for name in unused { try? fileSystem.unlink(Path.join(directory.index, name)) }
@@ -247,8 +241,7 @@ extension EventLog {
                     hash: job.hash)
                 guard
                     let cluster = Self.mapCluster(
-                        fileSystem, path: path, from: job.from, through: job.through, hash: job.hash,
-                        maps: clusterMaps)
+                        fileSystem, path: path, from: job.from, through: job.through, hash: job.hash)
                 else {
                     // (A file system that does not map files: the copies would never be read.)
                     try? fileSystem.unlink(path)
@@ -279,33 +272,5 @@ extension EventLog {
     /// `clusterBuilding` itself). Holding the lock, which the wait releases meanwhile.
     func stopClusteringLocked() {
         while state.clusterBuilding { lock.wait() }
-    }
-}
-
-/// The read-only mappings of the cluster files a log loaded or wrote: released when the log is deinitialised,
-/// never before, so a reader holding a ``SubjectCluster`` never touches an unmapped page.
-final class ClusterMaps: Sendable {
-    private struct Region: Sendable {
-        let address: UInt
-        let count: Int
-    }
-
-    private let regions = Mutex<[Region]>([])
-
-    /// Keeps `region` mapped until ``unmapAll(_:)``.
-    func keep(_ region: UnsafeRawBufferPointer) {
-        guard let base = region.baseAddress else { return }
-        regions.withLock { $0.append(Region(address: UInt(bitPattern: base), count: region.count)) }
-    }
-
-    /// Releases every mapping.
-    func unmapAll(_ fileSystem: any FileSystem) {
-        regions.withLock { regions in
-            for region in regions {
-                fileSystem.unmap(
-                    UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: region.address), count: region.count))
-            }
-            regions.removeAll()
-        }
     }
 }

@@ -22,8 +22,6 @@ public final class EventLog: @unchecked Sendable {
     let evidencePacks: EvidenceStore
     /// Read-only mappings of the sealed segments (thread-safe on their own; released in `deinit`).
     let segmentMaps = SegmentMaps()
-    /// Read-only mappings of the cluster files (released in `deinit`).
-    let clusterMaps = ClusterMaps()
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
@@ -180,7 +178,6 @@ public final class EventLog: @unchecked Sendable {
 
     deinit {
         segmentMaps.unmapAll(fileSystem)
-        clusterMaps.unmapAll(fileSystem)
         if !state.closed {
             for segment in state.segments { try? fileSystem.close(segment.fd) }
             writerLock?.release(fileSystem)

@@ -18,13 +18,15 @@ import LedgerSystem
 /// own CRC-32C and is checked when read; a frame that fails, or a run that does not hold a record the subject
 /// index lists, sends the reader to the log itself.
 struct SubjectCluster: @unchecked Sendable {
-    // @unchecked Sendable: `region` is a read-only mapping that is never unmapped while the log lives.
+    // @unchecked Sendable: `region` is a read-only mapping, unmapped only when the last copy of this value goes
+    // (`mapping` owns it).
 
     /// The seq after which the file's records start.
     let from: UInt64
     /// The seq of its last record.
     let through: UInt64
-    private let region: UnsafeRawBufferPointer
+    private let mapping: ClusterMapping
+    private var region: UnsafeRawBufferPointer { mapping.region }
     private let slotMask: Int
     private let dataStart: Int
     private let dataLength: Int
@@ -54,9 +56,10 @@ struct SubjectCluster: @unchecked Sendable {
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
     }
 
-    /// The cluster file mapped at `region`, when its header and table are intact and it covers exactly records
+    /// The cluster file `mapping` maps, when its header and table are intact and it covers exactly records
     /// `from + 1 … through` ending with chain hash `hash`; nil otherwise.
-    init?(region: UnsafeRawBufferPointer, from: UInt64, through: UInt64, hash: UnsafeRawBufferPointer) {
+    init?(mapping: ClusterMapping, from: UInt64, through: UInt64, hash: UnsafeRawBufferPointer) {
+        let region = mapping.region
         guard region.count >= Self.headerSize, let base = region.baseAddress,
             region[0..<8].elementsEqual(Self.magic), region[8] == Self.version,
             base.le64(16) == from, base.le64(24) == through, region[32..<64].elementsEqual(hash)
@@ -72,7 +75,7 @@ struct SubjectCluster: @unchecked Sendable {
         guard checked == base.le32(88) else { return nil }
         self.from = from
         self.through = through
-        self.region = region
+        self.mapping = mapping
         self.slotMask = Int(slots) - 1
         self.dataStart = dataStart
         self.dataLength = Int(dataLength)
@@ -207,4 +210,19 @@ extension SubjectCluster {
         }
         return bytes
     }
+}
+
+/// A cluster file's read-only mapping, released when the last ``SubjectCluster`` holding it goes: a file a merge
+/// replaced and deleted frees its disk space once no query reads it any more.
+final class ClusterMapping: @unchecked Sendable {
+    // @unchecked Sendable: immutable; the region is read-only.
+    let region: UnsafeRawBufferPointer
+    private let fileSystem: any FileSystem
+
+    init(region: UnsafeRawBufferPointer, fileSystem: any FileSystem) {
+        self.region = region
+        self.fileSystem = fileSystem
+    }
+
+    deinit { fileSystem.unmap(region) }
 }

@@ -114,6 +114,11 @@ import Testing
         #expect(spans.count >= 1 && spans.count <= 5, "\(spans)")
         for (older, newer) in zip(spans, spans.dropFirst()) { #expect(older > 2 * newer, "\(spans)") }
         #expect(try clusterFiles(temp.data).count == spans.count)  // the merged ones were deleted
+        // … and unmapped, so their disk space is free: no mapping of this process names a deleted cluster file.
+        let maps = String(decoding: try #require(try PosixFileSystem().readStream("/proc/self/maps")), as: UTF8.self)
+        let stale = maps.split(separator: "\n").filter { $0.contains(temp.data) && $0.contains("(deleted)") }
+        #expect(stale.isEmpty, "\(stale)")
+        #expect(maps.contains(temp.data + "/index/cluster-"))
         try expectSameAnswers(writer, "merged")
     }
 
