@@ -82,10 +82,21 @@ public final class FaultInjectingFileSystem: FileSystem {
 
     private let base: any FileSystem
     private let state = Mutex(State())
+    /// Files whose path contains this are mapped by the wrapped file system; others are not (see
+    /// ``mapReadOnly(_:count:populate:)``).
+    private let mappedPaths: String?
 
-    /// Wraps a file system (the real one by default).
+    /// Wraps a file system (the real one by default); maps nothing.
     public init(wrapping base: any FileSystem = PosixFileSystem()) {
         self.base = base
+        self.mappedPaths = nil
+    }
+
+    /// Wraps a file system (the real one by default) and maps the files whose path contains `mappedPaths` (e.g.
+    /// derived files a test wants read in place), no others.
+    public init(wrapping base: any FileSystem = PosixFileSystem(), mappingPathsContaining mappedPaths: String) {
+        self.base = base
+        self.mappedPaths = mappedPaths
     }
 
     /// Arms a fault; it applies to later matching calls.
@@ -213,13 +224,19 @@ public final class FaultInjectingFileSystem: FileSystem {
         base.startWriteback(fd, offset: offset, count: count)
     }
 
-    /// Declines (nil): every read then goes through ``pread(_:into:at:)``, where the read faults apply, however
-    /// late they are injected.
+    /// Declines (nil) unless the file's path contains the pattern given at init: every other read then goes through
+    /// ``pread(_:into:at:)``, where the read faults apply, however late they are injected.
     public func mapReadOnly(_ fd: FileDescriptor, count: Int, populate: Bool) throws(SystemError)
         -> UnsafeRawBufferPointer?
-    { nil }
+    {
+        guard let mappedPaths, let path = state.withLock({ $0.paths[fd.rawValue] }), path.contains(mappedPaths) else {
+            return nil
+        }
+        return try base.mapReadOnly(fd, count: count, populate: populate)
+    }
 
-    public func unmap(_ region: UnsafeRawBufferPointer) {}
+    /// Releases a region this file system mapped.
+    public func unmap(_ region: UnsafeRawBufferPointer) { base.unmap(region) }
 
     public func fsyncDirectory(_ path: String) throws(SystemError) {
         try check(.fsyncDirectory, "fsync", path: path)

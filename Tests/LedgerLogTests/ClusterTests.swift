@@ -3,6 +3,10 @@ import Testing
 
 @testable import LedgerLog
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The cluster files (each subject's records copied side by side): written by the writer, read by every reader,
 /// never the truth — a damaged, stale or missing file changes no answer.
 @Suite struct ClusterTests {
@@ -150,6 +154,34 @@ import Testing
             #expect(found?.allSatisfy { $0 != nil } == true, "\(key)")
         }
         try expectSameAnswers(writer, "copied again")
+    }
+
+    @Test(arguments: [
+        Fault(.write, .error(ENOSPC), pathContains: "cluster-"),
+        Fault(.write, .shortWrite(maxBytes: 0), pathContains: "cluster-", after: 1),
+        Fault(.fsync, .error(EIO), pathContains: "cluster-"),
+        Fault(.rename, .error(EIO), pathContains: "cluster-"),
+    ])
+    func aClusterFileThatCannotBeWrittenLeavesNothingAndIsWrittenOnceItCan(_ fault: Fault) throws {
+        let temp = TempDirectory()
+        let fileSystem = FaultInjectingFileSystem(mappingPathsContaining: "/index/cluster-")
+        let options = LogOptions(segmentSize: 16 << 10, checkpointInterval: 0, clusterMinimum: 50)
+        let writer = try openWriter(temp.data, options: options, fileSystem: fileSystem)
+        defer { writer.close() }
+        for n in 1...120 { _ = try writer.append(entry(n, payloadSize: 300)) }
+        fileSystem.inject(fault)
+        try writer.checkpoint()  // the index files are written; the cluster file fails in the background
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        #expect(fileSystem.firedCount > 0)
+        #expect(clusters(writer).isEmpty)
+        #expect(try clusterFiles(temp.data).isEmpty)  // no temporary file left behind
+        try expectSameAnswers(writer, "failed")
+        _ = try writer.append(entry(121, payloadSize: 300))  // appends go on
+        fileSystem.clearFaults()
+        try writer.checkpoint()
+        writer.lock.withLock { writer.stopClusteringLocked() }
+        #expect(clusters(writer).map(\.1) == [121])
+        try expectSameAnswers(writer, "written")
     }
 
     @Test func damagedClusterFilesChangeNoAnswer() throws {
