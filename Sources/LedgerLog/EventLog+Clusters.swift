@@ -1,5 +1,4 @@
 import LedgerSystem
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc

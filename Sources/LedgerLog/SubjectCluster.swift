@@ -124,7 +124,9 @@ struct SubjectCluster: @unchecked Sendable {
             if stored == 0 { return nil }
             if stored == key {
                 let offset = base.le64(at + 8)
-                guard offset <= UInt64(dataLength - min(dataLength, Self.runHeaderSize)) else { return nil }
+                guard dataLength >= Self.runHeaderSize, offset <= UInt64(dataLength - Self.runHeaderSize) else {
+                    return nil
+                }
                 let start = dataStart + Int(offset)
                 let length = base.le64(start + 8)
                 guard base.le64(start) == key,

@@ -221,6 +221,38 @@ import Testing
         #expect(try reopened("rewritten").last?.1 == 400)
     }
 
+    @Test func aWellSealedFileWhoseRunsPointNowhereChangesNoAnswer() throws {
+        // Header and table intact (their checksum holds) but runs out of the data, runs cut short, and frames
+        // that are not the records the index lists: every answer still comes whole, from the log where needed.
+        let temp = TempDirectory()
+        try mixedLog(temp.data, options: LogOptions(segmentSize: 16 << 10, clusterMinimum: 0))
+        let reader = try EventLog.openReader(at: temp.data)
+        let hash = Array(try reader.record(seq: 400).hash)
+        reader.close()
+        let name = SubjectCluster.fileName(from: 0, through: 400)
+        let users = (0..<7).map { StableHash.hash("user:\($0)") }
+        let segment = try #require(segmentPaths(temp.data).first)
+        let frame = Array(readBytes(segment).dropFirst(128).prefix(200))
+        var data: [UInt8] = []
+        var runs: [(hash: UInt64, offset: UInt64)] = []
+        for (index, user) in users.sorted().enumerated() {
+            let offset = UInt64(data.count)
+            runs.append((user, index < 3 ? offset : offset + (1 << 40)))  // the others point past the data
+            data.appendLE(user)
+            data.appendLE(UInt64(index == 0 ? 1 << 20 : frame.count))  // the first claims more than there is
+            data += frame  // the log's first frame (part of it), whoever the run is for
+        }
+        for dataLength in [UInt64(data.count), 0] {
+            let header = SubjectCluster.headerAndTable(
+                from: 0, through: 400, hash: hash, runs: runs, dataLength: dataLength)
+            writeBytes(temp.data + "/index/" + name, header + (dataLength == 0 ? [] : data))
+            let reader = try EventLog.openReader(at: temp.data)
+            defer { reader.close() }
+            try expectSameAnswers(reader, "runs pointing nowhere, data \(dataLength)")
+            #expect(clusters(reader).count == 1)  // the file was taken: its header and table hold
+        }
+    }
+
     @Test func clusterFilesOfAnotherHistoryAreIgnoredAndDeleted() throws {
         let temp = TempDirectory()
         let other = TempDirectory()
