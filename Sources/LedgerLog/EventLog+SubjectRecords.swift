@@ -7,9 +7,10 @@ extension EventLog {
     static let subjectGapLimit = 2 << 10
 
     /// Calls `body` with every record about `key` whose seq is not in `skipping`, in seq order, in place: the
-    /// view is valid only during the call. One lock hop for the index; each record is read with a `pread` of its
-    /// exact frame (neighbours in a segment share one), into one buffer reused across the records, and its
-    /// checksum is checked. Records that only share the key's 64-bit hash are left out.
+    /// view is valid only during the call. One lock hop for the index; the records a cluster file holds are read
+    /// from its run, side by side (``SubjectCluster``), the others from the log's mapped segments or with a
+    /// `pread` of their exact frames (neighbours in a segment share one); every checksum is checked. Records that
+    /// only share the key's 64-bit hash are left out.
     /// - Throws: ``LogError`` (`damaged`, `notWritable` once closed, a read failure), or what `body` throws.
     public func forEachRecord(
         forSubjectKey key: String, skipping seen: Set<UInt64> = [], _ body: (LogRecordView) throws -> Void
