@@ -1,11 +1,5 @@
 import LedgerSystem
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Writes one cluster file (``SubjectCluster``) atomically and durably: its header and table, then the data
 /// appended in order through a buffer, into a temporary file that is fsynced and renamed into place (the
 /// directory fsynced). Nothing is left behind when it fails.
@@ -35,7 +29,7 @@ struct ClusterFileWriter: ~Copyable {
         _ body: (inout ClusterFileWriter) throws(LogError) -> Void
     ) throws(LogError) -> String {
         let path = Path.join(indexDirectory, SubjectCluster.fileName(from: from, through: through))
-        let temporary = "\(path).tmp-\(getpid())"
+        let temporary = fileSystem.temporaryPath(for: path)
         let fd: FileDescriptor
         do {
             try fileSystem.createDirectories(indexDirectory)
@@ -64,10 +58,8 @@ struct ClusterFileWriter: ~Copyable {
             throw error
         }
         do {
-            try fileSystem.rename(temporary, to: path)
-            try fileSystem.fsyncDirectory(indexDirectory)
+            try fileSystem.replaceDurably(path, with: temporary)
         } catch {
-            try? fileSystem.unlink(temporary)
             throw LogError.system(error, "writing the cluster file \(path)")
         }
         return path

@@ -5,18 +5,16 @@ import LedgerSystem
 extension EventLog {
     /// Writes the cluster file of `older` and `newer` together (records `older.from + 1 … newer.through`; `newer`
     /// starts where `older` ends): their runs merged by hash in one streaming pass, each hash's frames from
-    /// `older` then from `newer`, every frame's checksum and seq checked. Returns its path.
+    /// `older` then from `newer`, every frame's checksum and seq checked as it is copied. Returns its path.
     /// - Throws: ``LogError``: `damaged` when a file's data or a frame does not check (the caller then drops that
     ///   file, and the writer copies its records from the log again), or a write failure.
     static func mergeClusters(
         _ fileSystem: any FileSystem, _ older: SubjectCluster, _ newer: SubjectCluster, indexDirectory: String
     ) throws(LogError) -> String {
         precondition(older.through == newer.from, "only neighbouring cluster files merge")
-        guard let olderRuns = older.runs(), try checkFrames(of: olderRuns, in: older),
-            let newerRuns = newer.runs(), try checkFrames(of: newerRuns, in: newer)
-        else {
-            throw LogError(.damaged, "a cluster file's data does not check; its records are copied from the log again")
-        }
+        let damaged = LogError(
+            .damaged, "a cluster file's data does not check; its records are copied from the log again")
+        guard let olderRuns = older.runs(), let newerRuns = newer.runs() else { throw damaged }
         // The merged runs: indexes into each file's runs (-1: none), in ascending hash order.
         var merged: [(hash: UInt64, older: Int, newer: Int)] = []
         merged.reserveCapacity(max(olderRuns.count, newerRuns.count))
@@ -54,6 +52,8 @@ extension EventLog {
                     run.older >= 0 ? olderRuns[run.older].frames : UnsafeRawBufferPointer(start: nil, count: 0)
                 let newerFrames =
                     run.newer >= 0 ? newerRuns[run.newer].frames : UnsafeRawBufferPointer(start: nil, count: 0)
+                // Each frame is checked as it is copied: a failure leaves no file behind.
+                guard framesCheck(olderFrames, in: older), framesCheck(newerFrames, in: newer) else { throw damaged }
                 try file.append(run.hash)
                 try file.append(UInt64(olderFrames.count + newerFrames.count))
                 try file.append(olderFrames)
@@ -62,22 +62,17 @@ extension EventLog {
         }
     }
 
-    /// Whether every run of a cluster file holds whole frames, each intact, of a record in the file's range,
-    /// ascending.
-    private static func checkFrames(
-        of runs: [(hash: UInt64, frames: UnsafeRawBufferPointer)], in cluster: SubjectCluster
-    ) throws(LogError) -> Bool {
-        for run in runs {
-            guard var at = run.frames.baseAddress else { continue }
-            let end = at + run.frames.count
-            var previous = cluster.from
-            while at < end {
-                guard case .record(let view) = RecordCodec.parse(at, available: end - at), view.seq > previous,
-                    cluster.covers(view.seq)
-                else { return false }
-                previous = view.seq
-                at += view.frameSize
-            }
+    /// Whether a run's frames are whole and intact, each a record of the file's range, ascending.
+    private static func framesCheck(_ frames: UnsafeRawBufferPointer, in cluster: SubjectCluster) -> Bool {
+        guard var at = frames.baseAddress else { return true }
+        let end = at + frames.count
+        var previous = cluster.from
+        while at < end {
+            guard case .record(let view) = RecordCodec.parse(at, available: end - at), view.seq > previous,
+                cluster.covers(view.seq)
+            else { return false }
+            previous = view.seq
+            at += view.frameSize
         }
         return true
     }

@@ -1,11 +1,5 @@
 import LedgerSystem
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The cluster files (see ``SubjectCluster``): written by the writer, read by every reader of the log.
 ///
 /// They cover the log from its first record in a chain of files, each the records after the previous file's:
@@ -133,13 +127,11 @@ extension EventLog {
     static func mapCluster(
         _ fileSystem: any FileSystem, path: String, from: UInt64, through: UInt64, hash: [UInt8]
     ) -> SubjectCluster? {
-        guard let fd = try? fileSystem.open(path, .read) else { return nil }
-        defer { try? fileSystem.close(fd) }
-        guard let size = try? fileSystem.fstat(fd).size, size >= SubjectCluster.headerSize,
-            // Page tables not filled: a query touches a few pages of a file, and a reader that asks one question
-            // must not read gigabytes of copies first (the table's checksum reads the table alone).
-            let region = try? fileSystem.mapReadOnly(fd, count: Int(size), populate: false)
-        else { return nil }
+        // Page tables not filled: a query touches a few pages of a file, and a reader that asks one question
+        // must not read gigabytes of copies first (the table's checksum reads the table alone).
+        guard let region = fileSystem.mapFile(path, minimumSize: SubjectCluster.headerSize, populate: false) else {
+            return nil
+        }
         // Unmapped when the last copy of the cluster goes (a query may still hold one after a merge replaced it).
         let mapping = ClusterMapping(region: region, fileSystem: fileSystem)
         return hash.withUnsafeBytes { hash in

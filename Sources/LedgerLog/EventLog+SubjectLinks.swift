@@ -73,11 +73,8 @@ extension EventLog {
     public func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
         let (headSeq, headHash) = head
         guard headSeq > 0,
-            let fd = try? fileSystem.open(Path.join(directory.index, Self.subjectsIndexName), .read)
-        else { return nil }
-        defer { try? fileSystem.close(fd) }
-        guard let size = try? fileSystem.fstat(fd).size, size >= Int64(DerivedFile.headerSize),
-            let region = try? fileSystem.mapReadOnly(fd, count: Int(size))
+            let region = fileSystem.mapFile(
+                Path.join(directory.index, Self.subjectsIndexName), minimumSize: DerivedFile.headerSize)
         else { return nil }
         defer { fileSystem.unmap(region) }
         guard let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash),

@@ -194,7 +194,7 @@ func check(directory: String, acks: String, tearing: Bool) {
     // use); the subjects read through the cluster files what they read record by record.
     // (This process's own writer may be copying records already: its temporary file is not a leftover.)
     let leftovers = ((try? PosixFileSystem().readDirectory(directory + "/index")) ?? []).filter {
-        $0.hasPrefix("cluster-") && $0.contains(".tmp") && !$0.hasSuffix(".tmp-\(getpid())")
+        $0.hasPrefix("cluster-") && $0.contains(".tmp") && !$0.contains(".tmp-\(getpid())-")
     }
     guard leftovers.isEmpty else { fail("a killed cluster build left \(leftovers)") }
     for key in ["user:0", "user:42", "user:96", "thread:0", "thread:3"] {

@@ -94,8 +94,7 @@ extension FileSystem {
     /// Replaces a file's content atomically and durably: a temporary file beside it is written and fsynced,
     /// renamed over the target, and the directory fsynced.
     public func writeFileDurably(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
-        let number = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        let temporary = "\(path).tmp-\(getpid())-\(number)"
+        let temporary = temporaryPath(for: path)
         let fd = try open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
         do {
             try writeAll(fd, bytes, at: 0)
@@ -106,6 +105,19 @@ extension FileSystem {
             try? unlink(temporary)
             throw error
         }
+        try replaceDurably(path, with: temporary)
+    }
+
+    /// A name beside `path` for a temporary file that will replace it: unique within the process, and naming the
+    /// process (`<path>.tmp-<pid>-<n>`), so a crashed writer's leftovers can be told from a running one's.
+    public func temporaryPath(for path: String) -> String {
+        let number = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        return "\(path).tmp-\(getpid())-\(number)"
+    }
+
+    /// Renames a written and fsynced `temporary` file over `path` and fsyncs the directory; on failure the
+    /// temporary file is removed.
+    public func replaceDurably(_ path: String, with temporary: String) throws(SystemError) {
         do {
             try rename(temporary, to: path)
         } catch {
@@ -113,6 +125,16 @@ extension FileSystem {
             throw error
         }
         try fsyncDirectory(Path.parent(of: path))
+    }
+
+    /// The whole of the file at `path` mapped read-only (see ``FileSystem/mapReadOnly(_:count:populate:)``), when
+    /// it exists, holds at least `minimumSize` bytes and can be mapped; nil otherwise. The mapping outlives the
+    /// descriptor, which is closed; release it with ``FileSystem/unmap(_:)``.
+    public func mapFile(_ path: String, minimumSize: Int = 1, populate: Bool = true) -> UnsafeRawBufferPointer? {
+        guard let fd = try? open(path, .read) else { return nil }
+        defer { try? close(fd) }
+        guard let size = try? fstat(fd).size, size >= Int64(max(minimumSize, 1)) else { return nil }
+        return try? mapReadOnly(fd, count: Int(size), populate: populate)
     }
 
     /// Creates a directory and any missing parents, fsyncing each parent that gained an entry.
