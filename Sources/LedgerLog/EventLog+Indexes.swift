@@ -123,16 +123,27 @@ extension EventLog {
         state.indexedSeq = 0
     }
 
-    /// Writes the index files (keys, subjects, record positions) for the current head. Holding the lock.
+    /// Writes the index files (keys, subjects, components, record positions) for the current head. Holding the lock.
     func writeIndexesLocked() throws(LogError) {
         let covered = state.headSeq
         let hash = state.headHash
         try DerivedFile.write(
             DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.keys.encoded()),
             to: Path.join(directory.index, Self.keysIndexName), fileSystem: fileSystem)
+        let subjects = state.subjects.encoded()
         try DerivedFile.write(
-            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.subjects.encoded()),
+            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: subjects),
             to: Path.join(directory.index, Self.subjectsIndexName), fileSystem: fileSystem)
+        // The records' components, from the postings just written (their links point back, their seqs are the log's).
+        if covered < UInt64(UInt32.max),
+            let components = subjects.withUnsafeBytes({ content in
+                SubjectPostings(content).map { RecordComponents(postings: $0, records: Int(covered)) }
+            })
+        {
+            try DerivedFile.write(
+                DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: components.encoded()),
+                to: Path.join(directory.index, Self.componentsIndexName), fileSystem: fileSystem)
+        }
         // A sealed segment whose last record no longer reads leaves the last positions file as it was: readers
         // then walk what it does not list.
         if let positions = try? RecordPositions(

@@ -23,6 +23,7 @@ extension EventLog {
     static let keysIndexName = "keys.idx"
     static let subjectsIndexName = "subjects.idx"
     static let positionsIndexName = "positions.idx"
+    static let componentsIndexName = "components.idx"
 
     /// Opens a log: reads `meta`, walks every segment (a reader: what follows the positions checkpoint), cuts a torn
     /// tail (writer) and loads or rebuilds indexes.

@@ -41,7 +41,7 @@ struct SubjectPostings {
 /// The links of the subject index file (`index/subjects.idx`), read in place: which records share a subject, for
 /// grouping records without reading them. Valid only inside ``EventLog/withSubjectLinks(_:)``'s closure.
 public struct SubjectLinks {
-    private let postings: SubjectPostings
+    let postings: SubjectPostings
     /// The last record they cover: the log's head when they were read.
     public let coveredSeq: UInt64
 

@@ -162,33 +162,22 @@ extension Ledger {
         return ComponentMap(firstNodes: firstNodes, union: &union)
     }
 
-    /// The components of an image's records from the subject index's links (records sharing a subject are
-    /// joined; ``EventLog/withSubjectLinks(_:)``), which must cover exactly the image's records. No record is read
-    /// but those under no subject (in no component), whose frames and checksums are checked here; the caller
-    /// checks the others' as it reads them. Nil when the links cover other records, or the image still has copies
-    /// to read.
-    static func componentMap(of image: LogImage, links: SubjectLinks) throws(ServiceError) -> ComponentMap? {
-        guard links.coveredSeq == image.headSeq, image.copiedByteCount == 0 else { return nil }
-        let count = Int(image.headSeq)
-        var union = RecordUnion(nodes: count)
-        var firstNodes = [Int32](repeating: -1, count: count)
-        firstNodes.withUnsafeMutableBufferPointer { firstNodes in
-            for index in 0..<links.count {
-                let node = Int32(truncatingIfNeeded: links.seq(index) - 1)
-                firstNodes[Int(node)] = node
-                if let previous = links.previousSeq(index) {
-                    union.union(node, Int32(truncatingIfNeeded: previous - 1))
-                }
-            }
-        }
-        for (index, node) in firstNodes.enumerated() where node < 0 {
+    /// The components of an image's records from the index files (``EventLog/recordComponents()``), which must
+    /// cover exactly the image's records: no record is read but those in no component, whose frames and checksums
+    /// are checked here; the caller checks the others' as it reads them. Nil when the files cover other records,
+    /// or the image still has copies to read.
+    static func indexedComponents(of image: LogImage, in log: EventLog) throws(ServiceError) -> RecordComponents? {
+        guard image.copiedByteCount == 0, let (components, covered) = log.recordComponents(),
+            covered == image.headSeq
+        else { return nil }
+        for seq in components.unlisted {
             do throws(LogError) {
-                _ = try image.record(UInt64(index + 1))
+                _ = try image.record(seq)
             } catch {
                 throw ServiceError(error)
             }
         }
-        return ComponentMap(firstNodes: firstNodes, union: &union)
+        return components
     }
 
     /// The quick hashes of every record's subject keys, the first half of the records' read on one thread and the
@@ -218,19 +207,20 @@ extension Ledger {
         of log: EventLog, copyLimit: Int
     ) throws(ServiceError) -> (image: LogImage, starts: [Int], members: [UInt32])? {
         guard log.head.seq < UInt64(UInt32.max) else { return nil }
-        var map: ComponentMap?
+        var grouped: (starts: [Int], members: [UInt32])?
         var image: LogImage?
         try mapErrors {
             image = try log.image(copyLimit: copyLimit) { image in
-                // The subject index's links when they cover the log as it is: no frame to read.
-                map =
-                    try log.withSubjectLinks { links throws(ServiceError) in try componentMap(of: image, links: links) }
-                    ?? nil
-                if map == nil { map = try componentMap(of: image, checkCRC: false) }
+                // The index files' components when they cover the log as it is: no frame to read.
+                if let components = try indexedComponents(of: image, in: log) {
+                    grouped = (components.starts, components.members)
+                } else {
+                    grouped = try componentMap(of: image, checkCRC: false).members
+                }
             }
         }
-        guard let image, let members = map?.members else { return nil }
-        return (image, members.starts, members.members)
+        guard let image, let grouped else { return nil }
+        return (image, grouped.starts, grouped.members)
     }
 
     /// Joins the nodes of a record's subject keys; returns the node of its first key (-1: it has none).

@@ -1,3 +1,5 @@
+import LedgerLog
+
 /// Union-find over the nodes of subject keys, with path halving: what ``ComponentMap`` numbers components from.
 protocol NodeUnion {
     /// How many distinct keys it holds (their nodes are `0..<count`).
@@ -47,7 +49,7 @@ struct KeyUnion<Key: Hashable>: NodeUnion {
 /// hashing again, and a probe touches one cache line (key and node side by side). Hash 0 shares a slot with hash
 /// 1, which at worst joins two components, as a 64-bit collision does. A class over memory of its own, so the
 /// hot loop pays no copy-on-write checks.
-final class HashUnion: ParentForest {
+final class HashUnion: ParentForest, NodeUnion {
     /// Per slot, the hash (0: empty) and its node.
     private var slots: UnsafeMutablePointer<UInt64>
     private var mask: Int
@@ -114,49 +116,5 @@ final class HashUnion: ParentForest {
         parent.update(from: oldParent, count: count)
         oldParent.deallocate()
         capacity = size
-    }
-}
-
-/// Union-find over a log's records, numbered `seq - 1`, each alone at first: for grouping records along links that
-/// join them directly (the subject index's). A class over memory of its own, as ``HashUnion`` (an array's
-/// copy-on-write and bounds checks made the same loop three times slower).
-final class RecordUnion: ParentForest {
-    let parent: UnsafeMutablePointer<Int32>
-    let count: Int
-
-    /// A union of nodes `0..<count`, each alone.
-    init(nodes count: Int) {
-        self.count = count
-        parent = .allocate(capacity: max(count, 1))
-        for node in 0..<count { parent[node] = Int32(truncatingIfNeeded: node) }
-    }
-
-    deinit { parent.deallocate() }
-}
-
-/// A union-find whose parents are in memory of its own: the finding (with path halving) and joining that
-/// ``HashUnion`` and ``RecordUnion`` share.
-protocol ParentForest: AnyObject, NodeUnion {
-    /// Each node's parent; a root is its own.
-    var parent: UnsafeMutablePointer<Int32> { get }
-}
-
-extension ParentForest {
-    @inline(__always)
-    func root(_ id: Int32) -> Int32 {
-        var node = Int(id)
-        while Int(parent[node]) != node {
-            parent[node] = parent[Int(parent[node])]
-            node = Int(parent[node])
-        }
-        return Int32(truncatingIfNeeded: node)
-    }
-
-    /// Joins the sets of two nodes (the smaller root becomes the root of both).
-    @inline(__always)
-    func union(_ a: Int32, _ b: Int32) {
-        let rootA = root(a)
-        let rootB = root(b)
-        if rootA != rootB { parent[Int(max(rootA, rootB))] = min(rootA, rootB) }
     }
 }
