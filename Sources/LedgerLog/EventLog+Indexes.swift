@@ -64,8 +64,9 @@ extension EventLog {
                 == (covered == 0
                     ? state.headHashAtGenesis : (try? Self.readRecord(fileSystem, state.segments, seq: covered))?.hash)
         {
-            var keyIndex = keys
-            var subjectIndex = subjects
+            // Taken, not copied: placing the groups must not copy the postings, which the decoder put in huge pages.
+            var keyIndex = consume keys
+            var subjectIndex = consume subjects
             subjectIndex.placeGroups(state.segments)
             try Self.scan(fileSystem, state.segments, from: covered + 1, through: state.headSeq, checkCRC: true) {
                 view, _, _ in

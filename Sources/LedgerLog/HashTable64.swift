@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import LedgerSystem
 
 /// An open-addressing hash table from 64-bit keys (already well-mixed hashes) to 64-bit values, with linear
 /// probing over interleaved (key, value) slots, so a lookup touches one cache line. Far cheaper than
@@ -106,29 +102,21 @@ struct HashTable64: @unchecked Sendable {
         self = bigger
     }
 
-    /// Zeroed memory for the slots: anonymous mmap (huge pages advised) for large tables, malloc otherwise.
+    /// Zeroed memory for the slots: huge pages (``HugePages``, every page faulted in at once: a table is written
+    /// all over) for large tables, malloc otherwise.
     final class Storage {
         let words: UnsafeMutablePointer<UInt64>
-        private let bytes: Int
-        private let mapped: Bool
+        private let mapped: UnsafeMutableRawBufferPointer?
 
         init(slots: Int) {
-            bytes = slots * 16
-            if bytes >= 2 << 20,
-                let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                memory != MAP_FAILED
-            {
-                _ = madvise(memory, bytes, 14)  // MADV_HUGEPAGE
-                // Populated at once (MADV_POPULATE_WRITE, Linux 5.14; older kernels fault pages in as before): a
-                // table is written all over, and faulting it in page by page (a read maps the shared zero page,
-                // the first write then copies it) cost more than filling it in one call.
-                _ = madvise(memory, bytes, 23)
-                words = memory.bindMemory(to: UInt64.self, capacity: slots * 2)
-                mapped = true
+            let bytes = slots * 16
+            if bytes >= HugePages.size, let memory = HugePages.map(bytes, populate: true) {
+                words = memory.baseAddress!.bindMemory(to: UInt64.self, capacity: slots * 2)
+                mapped = memory
             } else {
                 words = .allocate(capacity: slots * 2)
                 words.initialize(repeating: 0, count: slots * 2)
-                mapped = false
+                mapped = nil
             }
         }
 
@@ -139,8 +127,8 @@ struct HashTable64: @unchecked Sendable {
         }
 
         deinit {
-            if mapped {
-                munmap(words, bytes)
+            if let mapped {
+                HugePages.unmap(mapped)
             } else {
                 words.deallocate()
             }

@@ -13,20 +13,14 @@ extension LogImage {
     /// megabytes takes a few dozen page faults rather than tens of thousands.
     /// When no mapping is to be had, the allocator's memory.
     static func allocate(_ size: Int) -> Owned {
-        let bytes = max(size, 1)
-        if let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            memory != MAP_FAILED
-        {
-            _ = madvise(memory, bytes, 14)  // MADV_HUGEPAGE
-            return Owned(buffer: UnsafeMutableRawBufferPointer(start: memory, count: bytes), kind: .anonymous)
-        }
-        return Owned(buffer: .allocate(byteCount: bytes, alignment: 64), kind: .allocated)
+        if let memory = HugePages.map(size, populate: false) { return Owned(buffer: memory, kind: .anonymous) }
+        return Owned(buffer: .allocate(byteCount: max(size, 1), alignment: 64), kind: .allocated)
     }
 
     /// Releases what ``allocate(_:)`` or a mapping gave.
     static func release(_ owned: Owned, _ fileSystem: any FileSystem) {
         switch owned.kind {
-        case .anonymous: munmap(owned.buffer.baseAddress, owned.buffer.count)
+        case .anonymous: HugePages.unmap(owned.buffer)
         case .allocated: owned.buffer.deallocate()
         case .file: fileSystem.unmap(UnsafeRawBufferPointer(owned.buffer))
         }

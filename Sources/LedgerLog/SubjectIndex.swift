@@ -1,3 +1,5 @@
+import LedgerSystem
+
 /// The per-subject index: subject key → the seqs of its records, keyed by a 64-bit stable hash, in two parts (no
 /// allocation per subject or per record in either):
 ///
@@ -263,7 +265,9 @@ struct SubjectIndex: Sendable {
                 filled[group] = total
                 total &+= sizes[group]
             }
-            var grouped = [PlacedPosting](repeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
+            // Read at random by every query: in huge pages where the kernel has them (``HugePages``).
+            var grouped = [PlacedPosting](
+                hugePagesRepeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
             let ascending = grouped.withUnsafeMutableBufferPointer { grouped in
                 filled.withUnsafeMutableBufferPointer { filled in
                     for posting in 0..<postings {
