@@ -38,31 +38,14 @@ struct SubjectPostings {
     }
 }
 
-/// The links of the subject index file (`index/subjects.idx`), read in place: which records share a subject, for
-/// grouping records without reading them. Valid only inside ``EventLog/withSubjectLinks(_:)``'s closure.
-public struct SubjectLinks {
+/// The links of the subject index file (`index/subjects.idx`), read in place and checked: which records share a
+/// subject, for grouping records into components without reading them (``RecordComponents``). Valid only inside
+/// ``EventLog/withSubjectLinks(_:)``'s closure.
+struct SubjectLinks {
+    /// The file's postings, every seq in `1...coveredSeq` and every link pointing back.
     let postings: SubjectPostings
     /// The last record they cover: the log's head when they were read.
-    public let coveredSeq: UInt64
-
-    fileprivate init(postings: SubjectPostings, coveredSeq: UInt64) {
-        self.postings = postings
-        self.coveredSeq = coveredSeq
-    }
-
-    /// How many postings there are.
-    public var count: Int { postings.count }
-
-    /// Posting `index`'s record seq (in `1...` the covered seq).
-    @inline(__always)
-    public func seq(_ index: Int) -> UInt64 { postings.seq(index) }
-
-    /// The seq of the record before posting `index`'s under the same subject, if any.
-    @inline(__always)
-    public func previousSeq(_ index: Int) -> UInt64? {
-        let link = postings.link(index)
-        return link == 0 ? nil : postings.seq(link - 1)
-    }
+    let coveredSeq: UInt64
 }
 
 extension EventLog {
@@ -70,7 +53,7 @@ extension EventLog {
     /// exactly the records `1...head` (the head's seq and chain hash), and every posting names a record in that
     /// range and links only back; nil otherwise (the caller then reads the records' subject keys). The file is
     /// mapped, not copied, while `body` runs.
-    public func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
+    func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
         let (headSeq, headHash) = head
         guard headSeq > 0,
             let region = fileSystem.mapFile(

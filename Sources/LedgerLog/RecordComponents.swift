@@ -24,8 +24,9 @@ public struct RecordComponents: Sendable, Equatable {
     ///
     /// The union is over the subjects, not the records: each posting's subject is the one its link names (a
     /// posting without a link starts a subject), each record takes the subject of its first posting, and a later
-    /// posting of the record joins that subject to its own. A log has ten or twenty times fewer subjects than
-    /// records, so the union's memory stays in the cache while the postings are read in order.
+    /// posting of the record joins that subject to its own. A log has several times fewer subjects than records (a
+    /// user and a subscription or two for some 18 records), so the union's memory stays in the cache while the
+    /// postings are read in order.
     init(postings: SubjectPostings, records: Int) {
         let forest = NodeForest(capacity: postings.count)
         var firstSubject = [Int32](repeating: -1, count: records)
@@ -34,9 +35,11 @@ public struct RecordComponents: Sendable, Equatable {
             subjectOf.withUnsafeMutableBufferPointer { subjectOf in
                 for index in 0..<postings.count {
                     let link = postings.link(index)
-                    let subject = link == 0 ? forest.add() : subjectOf[link &- 1]
+                    let subject = link == 0 || link > index ? forest.add() : subjectOf[link &- 1]
                     subjectOf[index] = subject
                     let record = Int(truncatingIfNeeded: postings.seq(index) &- 1)
+                    // Never so for checked postings; the buffers are not bounds-checked in release builds.
+                    guard record >= 0, record < records else { continue }
                     let first = firstSubject[record]
                     if first < 0 {
                         firstSubject[record] = subject

@@ -49,7 +49,7 @@ public enum HugePages {
 
 extension Array where Element: BitwiseCopyable {
     /// `count` copies of `value` in storage whose huge pages (``HugePages``) are advised before it is first
-    /// written; below a huge page, an array like any other.
+    /// written; below 8 MiB (a few huge pages: not worth splitting the allocator's mapping), an array like any other.
     public init(hugePagesRepeating value: Element, count: Int) {
         guard count * MemoryLayout<Element>.stride >= 4 * HugePages.size else {
             self.init(repeating: value, count: count)
