@@ -37,7 +37,11 @@ import Testing
     }
 
     @Test func aTornTailAtEveryOffsetOfTheLastEntryIsCut() throws {
-        let sizes = try threePieces(TempDirectory().data)
+        // Kept to the end: a temporary directory released at once would be removed before the log is written
+        // into it, and left behind.
+        let template = TempDirectory()
+        defer { withExtendedLifetime(template) {} }
+        let sizes = try threePieces(template.data)
         for cut in sizes.throughB..<sizes.full {
             let temp = TempDirectory()
             let (pack, throughB, _) = try threePieces(temp.data)
