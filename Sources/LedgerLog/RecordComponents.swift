@@ -49,20 +49,13 @@ public struct RecordComponents: Sendable, Equatable {
                 }
             }
         }
-        // Each record's component, numbered as first met; then each component's records placed in order.
+        // Each record's component, numbered as first met (a record's subject becomes its component in place).
         var number = [Int32](repeating: -1, count: forest.count)
         var sizes: [Int] = []
-        var unlisted: [UInt64] = []
-        // A record's subject becomes its component in place.
         firstSubject.withUnsafeMutableBufferPointer { componentOf in
             number.withUnsafeMutableBufferPointer { number in
-                for record in 0..<records {
-                    let subject = componentOf[record]
-                    guard subject >= 0 else {
-                        unlisted.append(UInt64(record + 1))
-                        continue
-                    }
-                    let root = Int(forest.root(subject))
+                for record in 0..<records where componentOf[record] >= 0 {
+                    let root = Int(forest.root(componentOf[record]))
                     if number[root] < 0 {
                         number[root] = Int32(truncatingIfNeeded: sizes.count)
                         sizes.append(0)
@@ -73,25 +66,34 @@ public struct RecordComponents: Sendable, Equatable {
                 }
             }
         }
+        self.init(componentOf: firstSubject, sizes: sizes)
+    }
+
+    /// The components of records `1...componentOf.count`: record `seq`'s is `componentOf[seq - 1]` (-1: none),
+    /// numbered in the order of their first records, component `c` holding `sizes[c]` records (a record beyond
+    /// them traps). Each component's records are placed side by side, in seq order.
+    public init(componentOf: [Int32], sizes: [Int]) {
         var starts: [Int] = [0]
         starts.reserveCapacity(sizes.count + 1)
         for size in sizes { starts.append(starts[starts.count - 1] + size) }
         var next = starts
-        var members = [UInt32](repeating: 0, count: records - unlisted.count)
+        var members = [UInt32](repeating: 0, count: starts[sizes.count])
+        var unlisted: [UInt64] = []
         members.withUnsafeMutableBufferPointer { members in
             next.withUnsafeMutableBufferPointer { next in
-                firstSubject.withUnsafeBufferPointer { componentOf in
-                    for record in 0..<records where componentOf[record] >= 0 {
-                        let component = Int(componentOf[record])
-                        members[next[component]] = UInt32(truncatingIfNeeded: record)
-                        next[component] &+= 1
+                for (record, component) in componentOf.enumerated() {
+                    guard component >= 0 else {
+                        unlisted.append(UInt64(record + 1))
+                        continue
                     }
+                    let at = Int(component)
+                    precondition(at < sizes.count && next[at] < starts[at + 1], "a record outside the sizes given")
+                    members[next[at]] = UInt32(truncatingIfNeeded: record)
+                    next[at] &+= 1
                 }
             }
         }
-        self.starts = starts
-        self.members = members
-        self.unlisted = unlisted
+        self.init(starts: starts, members: members, unlisted: unlisted)
     }
 
     private init(starts: [Int], members: [UInt32], unlisted: [UInt64]) {

@@ -40,24 +40,9 @@ struct ComponentMap {
         self.sizes = sizes
     }
 
-    /// The records of every component, grouped: component `c`'s seqs less one, ascending, are
-    /// `members[starts[c]..<starts[c + 1]]` (4 bytes a record, where ``components`` takes an array a component).
-    /// Needs fewer than 2³² records.
-    var members: (starts: [Int], members: [UInt32]) {
-        var starts = [Int](repeating: 0, count: sizes.count + 1)
-        for (component, size) in sizes.enumerated() { starts[component + 1] = starts[component] + size }
-        var next = starts
-        var members = [UInt32](repeating: 0, count: starts[sizes.count])
-        members.withUnsafeMutableBufferPointer { members in
-            next.withUnsafeMutableBufferPointer { next in
-                for (index, component) in componentOf.enumerated() where component >= 0 {
-                    members[next[Int(component)]] = UInt32(truncatingIfNeeded: index)
-                    next[Int(component)] += 1
-                }
-            }
-        }
-        return (starts, members)
-    }
+    /// The records of every component, grouped side by side (``RecordComponents``: 4 bytes a record, where
+    /// ``components`` takes an array a component). Needs fewer than 2³² records.
+    var recordComponents: RecordComponents { RecordComponents(componentOf: componentOf, sizes: sizes) }
 
     /// The seqs of every component, ascending, the components in the order of their first records.
     var components: [[UInt64]] {
@@ -199,24 +184,22 @@ extension Ledger {
         }
     }
 
-    /// The log's image (``LogImage``) with the records of its components (``ComponentMap/members``), grouped
-    /// while it is read (see ``componentMap(of:checkCRC:)``, checksums left to the caller); nil when the log is too
-    /// large to read that way (2³² records or more, or segments to read larger than `copyLimit` bytes). Keeps 4 bytes
-    /// a record once done (8 while grouping).
+    /// The log's image (``LogImage``) with the records of its components: the index files' when they cover it
+    /// (``indexedComponents(of:in:)``), else grouped while it is read (see ``componentMap(of:checkCRC:)``,
+    /// checksums left to the caller); nil when the log is too large to read that way (2³² records or more, or
+    /// segments to read larger than `copyLimit` bytes). Keeps 4 bytes a record once done (8 while grouping).
     static func imageAndMembers(
         of log: EventLog, copyLimit: Int
     ) throws(ServiceError) -> (image: LogImage, starts: [Int], members: [UInt32])? {
         guard log.head.seq < UInt64(UInt32.max) else { return nil }
-        var grouped: (starts: [Int], members: [UInt32])?
+        var grouped: RecordComponents?
         var image: LogImage?
         try mapErrors {
             image = try log.image(copyLimit: copyLimit) { image in
                 // The index files' components when they cover the log as it is: no frame to read.
-                if let components = try indexedComponents(of: image, in: log) {
-                    grouped = (components.starts, components.members)
-                } else {
-                    grouped = try componentMap(of: image, checkCRC: false).members
-                }
+                grouped =
+                    try indexedComponents(of: image, in: log)
+                    ?? componentMap(of: image, checkCRC: false).recordComponents
             }
         }
         guard let image, let grouped else { return nil }

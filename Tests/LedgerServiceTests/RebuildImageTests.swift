@@ -283,7 +283,7 @@ import Testing
         defer { reader.close() }
         let image = try #require(try reader.image())
         let fromKeys = try Ledger.componentMap(of: image, checkCRC: true)
-        let (starts, members) = fromKeys.members
+        let (starts, members) = (fromKeys.recordComponents.starts, fromKeys.recordComponents.members)
         let unlisted = fromKeys.componentOf.indices.filter { fromKeys.componentOf[$0] < 0 }.map { UInt64($0 + 1) }
         #expect(!unlisted.isEmpty)
         func expectKeysGrouping(_ found: (components: RecordComponents, coveredSeq: UInt64)?) throws {
