@@ -21,11 +21,21 @@ extension LedgerAPI {
         return .account(token)
     }
 
+    /// The subscription of `/v1/subscriptions/{originalTransactionId}/…`: Apple's originalTransactionId, a decimal
+    /// number of at most 64 digits, as the user routes take a user id in decimal digits only. A typo (a space, a
+    /// UUID pasted into the wrong route) is a 400, not the empty state of a subscription no one has.
     func subscription(_ request: HTTPRequest) throws -> SubjectQuery {
-        guard let otid = request.parameter("originalTransactionId"), !otid.isEmpty, otid.utf8.count <= 64 else {
-            throw HTTPError.badRequest("the original transaction id must be 1–64 characters")
+        guard let otid = request.parameter("originalTransactionId"), Self.isOriginalTransactionId(otid) else {
+            throw HTTPError.badRequest(
+                "the original transaction id must be Apple's originalTransactionId: 1 to 64 decimal digits")
         }
         return .originalTransaction(otid)
+    }
+
+    /// Whether `text` can be an originalTransactionId: 1 to 64 ASCII digits.
+    static func isOriginalTransactionId(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64
+            && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     func instant(_ request: HTTPRequest, _ name: String) throws -> Instant? {

@@ -56,7 +56,9 @@ public struct LedgerAPI: Sendable {
         let admin: [any HTTPMiddleware] = [
             BearerAuth(
                 token: adminToken, realm: "ledger-admin",
-                whenUnconfigured: .deny(message: "admin endpoints are off: start the server with --admin-token"))
+                whenUnconfigured: .deny(
+                    message:
+                        "admin endpoints are off: start the server with --admin-token-file F (or $LEDGER_ADMIN_TOKEN)"))
         ]
         var router = Router()
         router.post("/webhooks/apple") { request in try webhook(request) }

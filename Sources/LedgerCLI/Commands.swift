@@ -19,7 +19,8 @@ enum Commands {
         }
         do {
             let ledger = try Ledger.openWriter(
-                at: context.dataDirectory, environment: environment, catalog: context.catalog)
+                at: context.dataDirectory, environment: environment, catalog: context.catalog,
+                options: LogOptions(lockHolder: "ledger \(context.arguments.command)"))
             if let recovery = ledger.log.recovery {
                 Terminal.err("recovered: \(recovery)\n")
             }

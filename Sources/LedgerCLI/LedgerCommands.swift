@@ -205,7 +205,7 @@ public enum LedgerCommands {
             name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
             usage: [
                 "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
-                    + " [--read-token T] [--admin-token T]"
+                    + " [--read-token-file F] [--admin-token-file F]"
             ],
             discussion: """
                 Prints 'listening on http://HOST:PORT' when ready; binds before it opens the data directory, so a \
@@ -217,9 +217,14 @@ public enum LedgerCommands {
             options: verify + [
                 data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
                 OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
-                OptionSpec("--read-token", value: "T", "Bearer token required on read endpoints."),
                 OptionSpec(
-                    "--admin-token", value: "T", "Bearer token for admin endpoints (off without it)."),
+                    "--read-token-file", value: "F",
+                    "File holding the bearer token required on read endpoints (or $LEDGER_READ_TOKEN)."),
+                OptionSpec(
+                    "--admin-token-file", value: "F",
+                    "File holding the bearer token for admin endpoints, off without one (or $LEDGER_ADMIN_TOKEN)."),
+                OptionSpec("--read-token", value: "T", "The read token itself; visible in ps, prefer the file."),
+                OptionSpec("--admin-token", value: "T", "The admin token itself; visible in ps, prefer the file."),
                 catalog,
             ],
             sections: [serveEndpoints, serveTokens]),
@@ -274,10 +279,19 @@ public enum LedgerCommands {
                 "",
                 """
                 Read endpoints (entitlement, history, events, digest, metrics) need 'Authorization: Bearer T' \
-                when --read-token T is set, and are open without it. Admin endpoints (corrections, links) need \
-                the --admin-token bearer token and answer 403 when the server was started without one. A missing \
+                when a read token is set, and are open without it. Admin endpoints (corrections, links) need \
+                the admin bearer token and answer 403 when the server was started without one. A missing \
                 or wrong token is 401 with a WWW-Authenticate challenge; tokens are compared in constant time. \
                 The webhook, /healthz and /openapi.yaml need no token.
-                """)
+                """),
+            .init(
+                "",
+                """
+                Each token comes from one source: a file (--read-token-file F, --admin-token-file F: its text, \
+                white space around it trimmed; a warning when other users can read it), the environment \
+                ($LEDGER_READ_TOKEN, $LEDGER_ADMIN_TOKEN), or the command line (--read-token T, --admin-token T: \
+                visible to every user through ps, so a warning). Two sources for one token is a usage error. \
+                No token is ever printed, logged or written to the data directory's LOCK.
+                """),
         ])
 }

@@ -7,14 +7,9 @@ import LedgerService
 enum ServeCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = context.dataDirectory
-        // An empty token would turn the guard off without a word (e.g. `--read-token ${READ_TOKEN}` with the
-        // variable unset): refuse it, as a token must be given to be set.
-        for flag in ["--read-token", "--admin-token"] where context.arguments.value(flag)?.isEmpty == true {
-            let without = flag == "--read-token" ? "the read endpoints open to anyone" : "the admin endpoints off"
-            throw CLIError.usage(
-                "\(flag) is empty; give a token, or leave the flag out (\(without))",
-                command: context.arguments.command)
-        }
+        // From a file, the environment or (with a warning) the command line; never printed, nor written to LOCK.
+        let tokens = try ServeTokens.resolve(context.arguments, environment: context.environment)
+        for warning in tokens.warnings { Terminal.err("warning: \(warning)\n") }
         let host = context.arguments.value("--host") ?? "127.0.0.1"
         let port = try context.integer("--port", in: 0...65535) ?? 8080
         let bound = Commands.boundEnvironment(context)
@@ -34,8 +29,7 @@ enum ServeCommand {
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         let metrics = LedgerMetrics(ledger: ledger, verifier: verifier)
         let api = LedgerAPI(
-            pipeline: pipeline, readToken: context.arguments.value("--read-token"),
-            adminToken: context.arguments.value("--admin-token"), metrics: metrics)
+            pipeline: pipeline, readToken: tokens.read, adminToken: tokens.admin, metrics: metrics)
         var configuration = HTTPServer.Configuration(
             host: host, port: UInt16(port), accessLog: AccessLog(fileDescriptor: 2), metrics: metrics.http)
         configuration.onDrain = { api.endLongPolls() }

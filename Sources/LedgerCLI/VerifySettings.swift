@@ -13,13 +13,14 @@ enum VerifySettings {
         let command = context.arguments.command
         let environment: LedgerEnvironment
         if let text = context.arguments.value("--environment") {
+            // Each command's error lists the values that command takes: only inspect reads Xcode's and local tests'.
+            let accepted =
+                command == "inspect" ? "sandbox, production, xcode or local-testing" : "sandbox or production"
             guard let parsed = LedgerEnvironment(argument: text) else {
-                throw CLIError.usage(
-                    "--environment '\(text)' is not sandbox, production, xcode or local-testing", command: command)
+                throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
             guard command == "inspect" || parsed == .sandbox || parsed == .production else {
-                throw CLIError.usage(
-                    "--environment \(text) is only for inspect; use sandbox or production", command: command)
+                throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
             environment = parsed
         } else if let boundEnvironment {

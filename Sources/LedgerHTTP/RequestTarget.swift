@@ -58,8 +58,12 @@ enum RequestTarget {
     }
 
     /// Splits `a=1&b=2` into decoded items; `+` decodes to a space.
+    ///
+    /// - Throws: ``HTTPError`` 400 for a malformed escape, or a parameter given twice (`?at=1&at=2`): which one
+    ///   counts would be a guess, and a proxy in front may have read the other.
     static func parseQuery(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> [QueryItem] {
         var items: [QueryItem] = []
+        var names: Set<String> = []
         for pair in bytes.split(separator: ASCII.ampersand, omittingEmptySubsequences: true) {
             let name: ArraySlice<UInt8>
             let value: ArraySlice<UInt8>
@@ -70,10 +74,14 @@ enum RequestTarget {
                 name = pair
                 value = []
             }
-            items.append(
-                QueryItem(
-                    name: try PercentDecoding.decode(name, plusAsSpace: true),
-                    value: try PercentDecoding.decode(value, plusAsSpace: true)))
+            let item = QueryItem(
+                name: try PercentDecoding.decode(name, plusAsSpace: true),
+                value: try PercentDecoding.decode(value, plusAsSpace: true))
+            guard names.insert(item.name).inserted else {
+                let shown = item.name.utf8.count <= 64 && !item.name.contains("'") ? " '\(item.name)'" : ""
+                throw .badRequest("the query gives the parameter\(shown) more than once; give each parameter once")
+            }
+            items.append(item)
         }
         return items
     }

@@ -106,7 +106,7 @@ public final class EventLog: @unchecked Sendable {
         } catch {
             throw LogError.system(error, "creating \(directory)")
         }
-        let lock = try WriterLock.acquire(fileSystem, layout)
+        let lock = try WriterLock.acquire(fileSystem, layout, command: options.lockHolder)
         do {
             return try open(
                 layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,

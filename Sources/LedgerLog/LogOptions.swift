@@ -25,13 +25,16 @@ public struct LogOptions: Sendable {
     /// open asks it of every record when the last evidence pack ends in bytes that fail their checksums, and does
     /// not cut them when a record refers to evidence there. Nil: the log sees no references (and cuts such bytes).
     public var evidenceReferences: EvidenceReferenceFinder?
+    /// The command a writer names itself by in `LOCK`, e.g. `ledger serve` (a name, never arguments, which may hold
+    /// a secret); nil: the program's name.
+    public var lockHolder: String?
 
     /// Creates options.
     public init(
         segmentSize: Int = 128 << 20, checkpointInterval: Int = 1_000_000, clusterMinimum: Int = 65_536,
         maxBatchRecords: Int = 65_536,
         verifyChainOnOpen: Bool = false, evidencePackSize: Int = 256 << 20,
-        evidenceReferences: EvidenceReferenceFinder? = nil
+        evidenceReferences: EvidenceReferenceFinder? = nil, lockHolder: String? = nil
     ) {
         self.segmentSize = min(max(segmentSize, 4096), 1 << 31)
         self.checkpointInterval = checkpointInterval
@@ -40,6 +43,7 @@ public struct LogOptions: Sendable {
         self.verifyChainOnOpen = verifyChainOnOpen
         self.evidencePackSize = max(evidencePackSize, 1)
         self.evidenceReferences = evidenceReferences
+        self.lockHolder = lockHolder
     }
 }
 

@@ -10,7 +10,8 @@ import LedgerSystem
 /// names its holder.
 ///
 /// The kernel releases a `flock` when its holder dies, so a crashed writer never leaves the directory locked.
-/// The file itself stays; only the lock matters. The directory is locked too because `LOCK` can be deleted under
+/// The file itself stays; only the lock matters. `LOCK` is mode 0600 and names the holder by its pid, start time
+/// and command (`ledger serve`), never its arguments: a token given on the command line must not reach a file. The directory is locked too because `LOCK` can be deleted under
 /// a running writer (an operator "cleaning a stale lock file"): a second writer would then create a new `LOCK`,
 /// lock it and write over the first writer's records. `LOCK` is still locked, so a writer of an earlier version
 /// (which locks only `LOCK`) and this one still exclude each other.
@@ -18,7 +19,11 @@ struct WriterLock: Sendable {
     let fd: FileDescriptor
     let directoryFD: FileDescriptor
 
-    static func acquire(_ fileSystem: any FileSystem, _ directory: DataDirectory) throws(LogError) -> WriterLock {
+    /// Takes the lock and writes the holder's note into `LOCK`: `command` names the holder (``LogOptions/lockHolder``,
+    /// nil: the program's name).
+    static func acquire(_ fileSystem: any FileSystem, _ directory: DataDirectory, command: String? = nil)
+        throws(LogError) -> WriterLock
+    {
         let directoryFD: FileDescriptor
         do {
             directoryFD = try fileSystem.open(directory.root, .directoryOnly)
@@ -37,7 +42,7 @@ struct WriterLock: Sendable {
         }
         let fd: FileDescriptor
         do {
-            fd = try fileSystem.open(directory.lock, .createReadWrite)
+            fd = try fileSystem.open(directory.lock, OpenOptions(access: .readWrite, create: true, mode: 0o600))
         } catch {
             try? fileSystem.close(directoryFD)
             throw LogError.system(error, "opening \(directory.lock)")
@@ -60,7 +65,9 @@ struct WriterLock: Sendable {
             try? fileSystem.close(directoryFD)
             throw LogError.system(error, "marking \(directory.root) as held by its writer")
         }
-        let note = Array("pid \(getpid())\ncommand \(commandLine())\n".utf8)
+        // A LOCK an earlier build created is 0644 and holds its whole command line: made private, then replaced.
+        _ = try? Syscall.retrying("fchmod", path: directory.lock) { fchmod(fd.rawValue, 0o600) }
+        let note = Array(Self.note(pid: Int(getpid()), started: wallClockMillis(), command: command).utf8)
         try? fileSystem.ftruncate(fd, size: 0)
         try? fileSystem.writeAll(fd, note, at: 0)
         return WriterLock(fd: fd, directoryFD: directoryFD)
@@ -69,6 +76,12 @@ struct WriterLock: Sendable {
     func release(_ fileSystem: any FileSystem) {
         try? fileSystem.close(fd)
         try? fileSystem.close(directoryFD)
+    }
+
+    /// The text of `LOCK`: `pid N`, `started TIME` (UTC) and `command NAME`, one a line.
+    static func note(pid: Int, started: Int64, command: String?) -> String {
+        let name = Self.commandName(command ?? programName())
+        return "pid \(pid)\nstarted \(iso8601(milliseconds: started))\ncommand \(name)\n"
     }
 
     /// The refusal of a second writer, naming the holder from the text of `LOCK` (when it is still there).
@@ -80,20 +93,55 @@ struct WriterLock: Sendable {
                 + "history, export) still work while it runs")
     }
 
-    /// "pid 123: ledger serve …" from the lock file's text.
-    private static func describe(_ text: String) -> String {
+    /// "pid 123, started 2026-03-01T00:00:00Z: ledger serve" from the lock file's text. A `LOCK` of an earlier
+    /// build holds the whole command line (`command /usr/bin/ledger serve --read-token …`): only the program's name
+    /// and the subcommand are repeated, never the arguments.
+    static func describe(_ text: String) -> String {
         var pid = "unknown pid"
+        var started = ""
         var command = ""
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("pid ") { pid = "pid \(line.dropFirst(4))" }
-            if line.hasPrefix("command ") { command = String(line.dropFirst(8)) }
+            if line.hasPrefix("pid "), let number = Int(line.dropFirst(4)) { pid = "pid \(number)" }
+            if line.hasPrefix("started ") { started = String(line.dropFirst(8).prefix(32)) }
+            if line.hasPrefix("command ") { command = commandName(String(line.dropFirst(8))) }
+        }
+        if !started.isEmpty, started.allSatisfy({ $0.isNumber || "-:TZ.".contains($0) }) {
+            pid += ", started \(started)"
         }
         return command.isEmpty ? pid : "\(pid): \(command)"
     }
 
-    /// This process's command line, from /proc.
-    private static func commandLine() -> String {
-        guard let bytes = try? PosixFileSystem().readStream("/proc/self/cmdline") else { return "?" }
-        return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+    /// At most the program's base name and the word after it, when that is a subcommand (`ledger serve`); an
+    /// option, a path or anything else that could be an argument's value is left out.
+    static func commandName(_ text: String) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard let first = words.first else { return "" }
+        var name = String(first.split(separator: "/").last ?? first)
+        if words.count > 1, let sub = words.dropFirst().first, sub.count <= 32,
+            sub.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }), sub.first != "-"
+        {
+            name += " \(sub)"
+        }
+        return String(
+            name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(64).map(Character.init))
+    }
+
+    /// This process's program name (`argv[0]` without its directory), from /proc.
+    private static func programName() -> String {
+        guard let bytes = try? PosixFileSystem().readStream("/proc/self/cmdline", limit: 4096),
+            let first = bytes.split(separator: 0).first
+        else { return "?" }
+        let path = String(decoding: first, as: UTF8.self)
+        return String(path.split(separator: "/").last ?? "?")
+    }
+
+    /// `2026-03-01T00:00:00Z` for milliseconds since the epoch.
+    private static func iso8601(milliseconds: Int64) -> String {
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "\(milliseconds) ms" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+            + "\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }
