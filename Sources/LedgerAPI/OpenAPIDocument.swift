@@ -1,9 +1,14 @@
 /// The OpenAPI 3.1 description of `ledger serve`, served at `GET /openapi.yaml`.
 ///
-/// Kept beside the routes (``LedgerRoutes``): change both together.
+/// Kept beside the routes (``LedgerAPI/router()``): change both together. Every operation has an `operationId` and
+/// a response schema for every status it answers; the errors every route can answer (404, 405, 408, 413, 500, …)
+/// are its `default`. `Scripts/openapi-check` validates the document a running server serves (run by `.ci/run`).
 public enum OpenAPIDocument {
     /// The YAML text.
-    public static let yaml = """
+    public static let yaml = header + components + "\n" + paths
+
+    /// `openapi`, `info` and `servers`.
+    static let header = """
         openapi: 3.1.0
         info:
           title: Visla subscription ledger
@@ -11,111 +16,21 @@ public enum OpenAPIDocument {
           description: >
             The webhook for App Store Server Notifications V2 and the backend's read API. A webhook is answered 200
             only once its record is durable on disk (or was a duplicate). Read endpoints need
-            `Authorization: Bearer <read token>` when the server was started with --read-token.
+            `Authorization: Bearer <read token>` when the server was started with a read token (--read-token-file);
+            admin endpoints need the admin token. Errors are {"error":{"status":"…","message":"…"}}.
         servers:
           - url: http://127.0.0.1:8080
-        components:
-          securitySchemes:
-            bearer:
-              type: http
-              scheme: bearer
-          parameters:
-            at:
-              name: at
-              in: query
-              description: Valid time, ISO 8601 UTC or milliseconds since the epoch (default now).
-              schema: {type: string}
-            knownAt:
-              name: knownAt
-              in: query
-              description: Only records appended at or before this time count (default all).
-              schema: {type: string}
-            asOf:
-              name: asOf
-              in: query
-              description: Only records effective at or before this time (default all).
-              schema: {type: string}
-          responses:
-            State:
-              description: The state.
-              content: {application/json: {schema: {$ref: "#/components/schemas/Entitlement"}}}
-            History:
-              description: The history.
-              content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/HistoryEntry"}}}}
-            BadBody:
-              description: Bad body.
-              content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
-            NoAdminToken:
-              description: Missing or wrong admin token.
-            AdminOff:
-              description: The server was started without --admin-token.
-          schemas:
-            Time:
-              description: ISO 8601 UTC or milliseconds since the epoch.
-              oneOf: [{type: string, format: date-time}, {type: integer}]
-            Appended:
-              type: object
-              required: [appended, seq]
-              properties:
-                appended: {type: boolean, description: "false: the same request was appended before (idempotent)"}
-                seq: {type: integer}
-            Error:
-              type: object
-              required: [error]
-              properties:
-                error:
-                  type: object
-                  required: [status, message]
-                  properties:
-                    status: {type: string, description: "Apple's verification status name or an HTTP error code"}
-                    message: {type: string}
-            Subscription:
-              type: object
-              properties:
-                originalTransactionId: {type: string}
-                productId: {type: string}
-                productKnown: {type: boolean}
-                devices: {type: integer}
-                period: {type: [string, "null"]}
-                status: {type: string, enum: [active, gracePeriod, billingRetry, expired, refunded, revoked]}
-                since: {type: [string, "null"], format: date-time}
-                expiresAt: {type: [string, "null"], format: date-time}
-                gracePeriodExpiresAt: {type: [string, "null"], format: date-time}
-                autoRenew: {type: [boolean, "null"]}
-                pendingProductId: {type: [string, "null"]}
-                lastSeq: {type: integer}
-            Entitlement:
-              type: object
-              required: [at, entitled, deviceLimit, status, subscriptions]
-              properties:
-                userId: {type: [integer, "null"]}
-                appAccountToken: {type: [string, "null"]}
-                at: {type: string, format: date-time}
-                knownAt: {type: [string, "null"], format: date-time}
-                entitled: {type: boolean}
-                deviceLimit: {type: integer}
-                status: {type: string, enum: [active, gracePeriod, billingRetry, expired, refunded, revoked, none]}
-                subscriptions:
-                  type: array
-                  items: {$ref: "#/components/schemas/Subscription"}
-            HistoryEntry:
-              type: object
-              required: [seq, recordedAt, effectiveAt, kind]
-              properties:
-                seq: {type: integer}
-                recordedAt: {type: string, format: date-time}
-                effectiveAt: {type: string, format: date-time}
-                kind: {type: string}
-                notificationType: {type: [string, "null"]}
-                subtype: {type: [string, "null"]}
-                notificationUUID: {type: [string, "null"]}
-                originalTransactionId: {type: [string, "null"]}
-                transactionId: {type: [string, "null"]}
-                productId: {type: [string, "null"]}
+
+        """
+
+    /// `paths:`, one entry per route.
+    static let paths = """
         paths:
           /webhooks/apple:
             post:
+              operationId: receiveAppleNotification
               summary: App Store Server Notifications V2 endpoint.
+              security: []
               requestBody:
                 required: true
                 content:
@@ -126,81 +41,135 @@ public enum OpenAPIDocument {
                       properties:
                         signedPayload: {type: string}
               responses:
-                "200": {description: Durable on disk, or a duplicate.}
-                "400": {description: Unreadable body., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
-                "413": {description: Body over 1 MiB., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
-                "422": {description: Verification failed; the status names Apple's code., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
-                "503": {description: The log cannot be written; Apple retries., content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}}
+                "200":
+                  description: Durable on disk, or a duplicate of a notification already recorded.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [status, seq, duplicate]
+                        properties:
+                          status: {type: string, const: ok}
+                          seq: {type: integer}
+                          duplicate: {type: boolean}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "413":
+                  description: The body is over 1 MiB, or the signed payload over its limit.
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "422":
+                  description: Verification failed; the error's status names Apple's code (e.g. INVALID_CHAIN).
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/users/{id}/entitlement:
             get:
-              summary: A user's entitlement.
-              security: [{bearer: []}]
+              operationId: getUserEntitlement
+              summary: A user's entitlement at a time.
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: id, in: path, required: true, schema: {type: integer}}
+                - {$ref: "#/components/parameters/userId"}
                 - {$ref: "#/components/parameters/at"}
                 - {$ref: "#/components/parameters/knownAt"}
               responses:
                 "200": {$ref: "#/components/responses/State"}
-                "400": {description: Bad parameter.}
-                "401": {description: Missing or wrong token.}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/accounts/{uuid}/entitlement:
             get:
-              summary: An appAccountToken's entitlement.
-              security: [{bearer: []}]
+              operationId: getAccountEntitlement
+              summary: An appAccountToken's entitlement at a time.
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: uuid, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/accountToken"}
                 - {$ref: "#/components/parameters/at"}
                 - {$ref: "#/components/parameters/knownAt"}
               responses:
                 "200": {$ref: "#/components/responses/State"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/subscriptions/{originalTransactionId}/entitlement:
             get:
-              summary: One subscription's entitlement.
-              security: [{bearer: []}]
+              operationId: getSubscriptionEntitlement
+              summary: One subscription's entitlement at a time.
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: originalTransactionId, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/originalTransactionId"}
                 - {$ref: "#/components/parameters/at"}
                 - {$ref: "#/components/parameters/knownAt"}
               responses:
                 "200": {$ref: "#/components/responses/State"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/users/{id}/history:
             get:
+              operationId: getUserHistory
               summary: Every record about a user, in effective-time order.
-              security: [{bearer: []}]
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: id, in: path, required: true, schema: {type: integer}}
+                - {$ref: "#/components/parameters/userId"}
                 - {$ref: "#/components/parameters/knownAt"}
                 - {$ref: "#/components/parameters/asOf"}
               responses:
                 "200": {$ref: "#/components/responses/History"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/accounts/{uuid}/history:
             get:
+              operationId: getAccountHistory
               summary: Every record about an appAccountToken, in effective-time order.
-              security: [{bearer: []}]
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: uuid, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/accountToken"}
                 - {$ref: "#/components/parameters/knownAt"}
                 - {$ref: "#/components/parameters/asOf"}
               responses:
                 "200": {$ref: "#/components/responses/History"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/subscriptions/{originalTransactionId}/history:
             get:
+              operationId: getSubscriptionHistory
               summary: Every record about one subscription (and the corrections addressed to its owner).
-              security: [{bearer: []}]
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: originalTransactionId, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/originalTransactionId"}
                 - {$ref: "#/components/parameters/knownAt"}
                 - {$ref: "#/components/parameters/asOf"}
               responses:
                 "200": {$ref: "#/components/responses/History"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/events:
             get:
-              summary: Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 at once; more answer at once).
-              security: [{bearer: []}]
+              operationId: getEvents
+              summary: >
+                Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 requests wait
+                at once; more answer at once).
+              security: [{readToken: []}, {}]
               parameters:
-                - {name: after, in: query, description: "A seq at most the head (0 for the start).", schema: {type: integer, default: 0}}
-                - {name: limit, in: query, schema: {type: integer, default: 100, maximum: 1000}}
-                - {name: wait, in: query, schema: {type: number, default: 0, maximum: 60}}
+                - name: after
+                  in: query
+                  description: A seq at most the head (0 for the start).
+                  schema: {type: integer, minimum: 0, default: 0}
+                - name: limit
+                  in: query
+                  schema: {type: integer, minimum: 1, maximum: 1000, default: 100}
+                - name: wait
+                  in: query
+                  description: Seconds to wait for an event after `after`.
+                  schema: {type: number, minimum: 0, maximum: 60, default: 0}
               responses:
                 "200":
                   description: Events after `after`, and the `next` cursor.
@@ -208,18 +177,25 @@ public enum OpenAPIDocument {
                     application/json:
                       schema:
                         type: object
+                        required: [events, next]
                         properties:
-                          events: {type: array, items: {type: object}}
+                          events:
+                            type: array
+                            items: {$ref: "#/components/schemas/HistoryEntry"}
                           next: {type: integer}
                 "400":
                   description: >
                     A malformed parameter (BAD_REQUEST), or `after` beyond the head (CURSOR_AHEAD, the message naming
                     the head): a cursor this log never handed out, e.g. one from before a restore.
                   content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/digest:
             get:
+              operationId: getDigest
               summary: The head to pin, as `ledger digest` prints it.
-              security: [{bearer: []}]
+              security: [{readToken: []}, {}]
               responses:
                 "200":
                   description: The head.
@@ -227,58 +203,69 @@ public enum OpenAPIDocument {
                     application/json:
                       schema:
                         type: object
+                        required: [seq, head, at]
                         properties:
                           seq: {type: integer}
-                          head: {type: string, description: SHA-256 chain hash of the last record, hex}
+                          head: {type: string, description: "SHA-256 chain hash of the last record, hex"}
                           at: {type: string, format: date-time}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/corrections:
             post:
-              summary: Append an operator correction (admin token), honoured by the fold from its effective time.
-              security: [{bearer: []}]
+              operationId: appendCorrection
+              summary: Append an operator correction (admin), honoured by the fold from its effective time.
+              security: [{adminToken: []}]
               requestBody:
                 required: true
                 content:
                   application/json:
                     schema:
-                      type: object
-                      required: [subject, action, from, reason, operator]
-                      properties:
-                        subject:
-                          type: object
-                          description: Exactly one of userId, accountToken, originalTransactionId.
+                      allOf:
+                        - {$ref: "#/components/schemas/OperatorFields"}
+                        - type: object
+                          required: [subject, action, from]
                           properties:
-                            userId: {type: integer}
-                            accountToken: {type: string, format: uuid}
-                            originalTransactionId: {type: string, maxLength: 64}
-                        action: {type: string, enum: [grant, revoke]}
-                        productId: {type: string, description: "grant only: a product of the catalog"}
-                        from: {$ref: "#/components/schemas/Time"}
-                        until: {$ref: "#/components/schemas/Time", description: "grant only: after from"}
-                        reason: {type: string, maxLength: 2000}
-                        operator: {type: string, maxLength: 200}
+                            subject:
+                              type: object
+                              description: Exactly one of userId, accountToken, originalTransactionId.
+                              properties:
+                                userId: {type: integer, minimum: 0, maximum: 4294967295}
+                                accountToken: {type: string, format: uuid}
+                                originalTransactionId: {type: string, minLength: 1, maxLength: 64}
+                            action: {type: string, enum: [grant, revoke]}
+                            productId: {type: string, description: "grant only: a product of the catalog"}
+                            from: {$ref: "#/components/schemas/Time"}
+                            until: {$ref: "#/components/schemas/Time", description: "grant only: after from"}
               responses:
-                "200": {description: Appended (or appended before)., content: {application/json: {schema: {$ref: "#/components/schemas/Appended"}}}}
-                "400": {$ref: "#/components/responses/BadBody"}
-                "401": {$ref: "#/components/responses/NoAdminToken"}
+                "200": {$ref: "#/components/responses/Appended"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
                 "403": {$ref: "#/components/responses/AdminOff"}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /v1/links:
             post:
-              summary: Append a link attaching an orphan subscription to a user or account (admin token).
-              security: [{bearer: []}]
+              operationId: appendLink
+              summary: Append a link attaching a subscription to a user or account (admin).
+              security: [{adminToken: []}]
               requestBody:
                 required: true
                 content:
                   application/json:
                     schema:
-                      type: object
-                      required: [originalTransactionId, reason, operator]
-                      description: One of userId or accountToken names the owner.
-                      properties:
-                        originalTransactionId: {type: string, maxLength: 64}
-                        userId: {type: integer}
-                        accountToken: {type: string, format: uuid}
-                        reason: {type: string, maxLength: 2000}
-                        operator: {type: string, maxLength: 200}
+                      allOf:
+                        - {$ref: "#/components/schemas/OperatorFields"}
+                        - type: object
+                          required: [originalTransactionId]
+                          description: One of userId or accountToken names the owner.
+                          properties:
+                            originalTransactionId: {type: string, minLength: 1, maxLength: 64}
+                            userId: {type: integer, minimum: 0, maximum: 4294967295}
+                            accountToken: {type: string, format: uuid}
+                            reassign:
+                              type: boolean
+                              default: false
+                              description: Move a subscription another owner holds by a link (409 without it).
               responses:
                 "200":
                   description: >
@@ -297,23 +284,87 @@ public enum OpenAPIDocument {
                                   userId: {type: [integer, "null"]}
                                   appAccountToken: {type: [string, "null"]}
                               linked: {type: boolean}
-                "400": {$ref: "#/components/responses/BadBody"}
-                "401": {$ref: "#/components/responses/NoAdminToken"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
                 "403": {$ref: "#/components/responses/AdminOff"}
+                "404":
+                  description: No record names this originalTransactionId.
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "409":
+                  description: Another owner holds the subscription by a link, and reassign is not true.
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
+          /v1/voids:
+            post:
+              operationId: appendVoid
+              summary: Append a void, a compensating record that cancels the record `seq` (admin).
+              security: [{adminToken: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      allOf:
+                        - {$ref: "#/components/schemas/OperatorFields"}
+                        - type: object
+                          required: [seq]
+                          properties:
+                            seq: {type: integer, minimum: 1}
+              responses:
+                "200": {$ref: "#/components/responses/Appended"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "403": {$ref: "#/components/responses/AdminOff"}
+                "404":
+                  description: No record has this seq.
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "409":
+                  description: The record is itself a void.
+                  content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+                "503": {$ref: "#/components/responses/Unavailable"}
+                default: {$ref: "#/components/responses/Error"}
           /healthz:
             get:
-              summary: Liveness and head sequence.
+              operationId: getHealth
+              summary: Liveness and the head's seq; no token.
+              security: []
               responses:
-                "200": {description: '{"status":"ok","head":SEQ}'}
+                "200":
+                  description: Serving.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [status, head]
+                        properties:
+                          status: {type: string, const: ok}
+                          head: {type: integer}
+                default: {$ref: "#/components/responses/Error"}
           /metrics:
             get:
-              summary: Prometheus text format.
+              operationId: getMetrics
+              summary: Ledger and HTTP metrics.
+              security: [{readToken: []}, {}]
               responses:
-                "200": {description: Metrics.}
+                "200":
+                  description: Prometheus text format 0.0.4.
+                  content:
+                    text/plain:
+                      schema: {type: string}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                default: {$ref: "#/components/responses/Error"}
           /openapi.yaml:
             get:
-              summary: This document.
+              operationId: getOpenAPIDocument
+              summary: This document; no token.
+              security: []
               responses:
-                "200": {description: OpenAPI 3.1 YAML.}
+                "200":
+                  description: OpenAPI 3.1 YAML.
+                  content:
+                    application/yaml:
+                      schema: {type: string}
+                default: {$ref: "#/components/responses/Error"}
         """
 }
