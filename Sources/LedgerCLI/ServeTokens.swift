@@ -111,7 +111,13 @@ struct ServeTokens: Equatable {
         guard !path.isEmpty else {
             throw CLIError.usage("\(kind.fileFlag) needs a file; it is empty", command: "serve")
         }
-        guard let bytes = try InputFile.read(path, upTo: fileLimit) else {
+        let read: [UInt8]?
+        do {
+            read = try InputFile.read(path, upTo: fileLimit)
+        } catch {
+            throw CLIError.failure("\(kind.fileFlag): \(error.message)")
+        }
+        guard let bytes = read else {
             throw CLIError.failure(
                 "\(kind.fileFlag) \(path) holds more than \(fileLimit) bytes; it must hold the token alone")
         }
