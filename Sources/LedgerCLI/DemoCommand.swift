@@ -57,8 +57,7 @@ enum DemoCommand {
             verifier = try SignedDataVerifier(
                 configuration: VerifierConfiguration(
                     rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                    appAppleId: config.appAppleId, environment: config.environment, nestedSignatures: .coveredByEnvelope
-                ))
+                    appAppleId: config.appAppleId, environment: config.environment))
         } catch {
             throw CLIError(.internalError, "cannot build the verifier: \(error.message)")
         }

@@ -49,19 +49,11 @@ enum VerifySettings {
         do {
             let configuration = try VerifierConfiguration(
                 rootCertificates: roots.map(\.derRepresentation), bundleId: context.arguments.value("--bundle-id"),
-                appAppleId: appAppleId, environment: environment,
-                nestedSignatures: nestedSignatures(for: command))
+                appAppleId: appAppleId, environment: environment)
             return try SignedDataVerifier(configuration: configuration)
         } catch {
             throw CLIError.usage("cannot verify with this configuration: \(error.message)", command: command)
         }
-    }
-
-    /// Ingest and serve verify a notification's own signature and let it cover the nested transaction and
-    /// renewal info when they carry the same chain (the envelope's signature covers their bytes); their
-    /// chains, app and environment are still checked. `inspect` and `audit` verify every signature.
-    static func nestedSignatures(for command: String) -> NestedSignaturePolicy {
-        command == "ingest" || command == "serve" ? .coveredByEnvelope : .verify
     }
 
     /// The start-up line naming the environment and the trust roots (on stderr), and a warning when no bundle id
