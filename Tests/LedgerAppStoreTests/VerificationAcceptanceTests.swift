@@ -118,8 +118,11 @@ struct VerificationAcceptanceTests {
         }
         #expect(throws: VerificationError(.invalidJWTFormat, "")) {
             try pki.verifier().verifyNotification(
-                try pki.sign(TestPKI.Payloads.notification(type: "DID_RENEW", data: TestPKI.Payloads.notificationData(
-                    signedTransactionInfo: signed))))
+                try pki.sign(
+                    TestPKI.Payloads.notification(
+                        type: "DID_RENEW",
+                        data: TestPKI.Payloads.notificationData(
+                            signedTransactionInfo: signed))))
         }
     }
 
