@@ -68,17 +68,18 @@ extension Ledger {
                     try refuse(page.raw, error)
                     continue
                 }
-                for signed in page.signedTransactions {
+                for (position, signed) in page.signedTransactions.enumerated() {
                     let evidence = Array(signed.utf8)
+                    let place = "signedTransactions[\(position)]: "
                     do {
                         let payload = try TransactionPayload(json: try verifier.verifyTransaction(signed))
                         let record = try LedgerRecord(
                             historyTransaction: payload, responseEnvironment: page.environment, evidence: nil)
                         candidates.append((record, HashedBytes(evidence)))
                     } catch let error as VerificationError {
-                        try reject(evidence, error.status.rawValue, error.message)
+                        try reject(evidence, error.status.rawValue, place + error.message)
                     } catch {
-                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, "\(error)")
+                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, place + "\(error)")
                     }
                 }
             case .subscriptionStatuses(let response):
@@ -90,8 +91,9 @@ extension Ledger {
                     try refuse(response.raw, error)
                     continue
                 }
-                for item in response.lastTransactions {
+                for (position, item) in response.lastTransactions.enumerated() {
                     let evidence = item.evidencePayload
+                    let place = "lastTransactions item \(position + 1): "
                     do {
                         guard let signedTransaction = item.signedTransactionInfo else {
                             throw AppStoreError(
@@ -107,9 +109,9 @@ extension Ledger {
                             responseEnvironment: response.environment, evidence: nil)
                         candidates.append((record, HashedBytes(evidence)))
                     } catch let error as VerificationError {
-                        try reject(evidence, error.status.rawValue, error.message)
+                        try reject(evidence, error.status.rawValue, place + error.message)
                     } catch {
-                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, "\(error)")
+                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, place + "\(error)")
                     }
                 }
             case .legacyReceipt(let receipt):

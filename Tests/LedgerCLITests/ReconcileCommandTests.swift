@@ -47,7 +47,9 @@ import Testing
         let result = ledger(["reconcile", "--data", workspace.data] + workspace.verifyFlags + [page])
         #expect(result.code == 1)
         #expect(result.json == .object(["appended": 0, "alreadyKnown": 0, "rejected": 1]))
-        #expect(result.err.contains(": VERIFICATION_FAILURE: the chain does not lead to a configured trust root"))
+        #expect(
+            result.err.contains(
+                ": VERIFICATION_FAILURE: signedTransactions[0]: the chain does not lead to a configured trust root"))
         #expect(result.err.contains("error: 1 rejected; nothing of \(page) was appended"), "\(result.err)")
         #expect(result.err.contains("see 'ledger quarantine"))
         #expect(
