@@ -63,7 +63,11 @@ enum DemoCommand {
         }
         let ledger: Ledger
         do {
-            ledger = try Ledger.openWriter(at: dataDirectory, environment: config.environment, catalog: context.catalog)
+            ledger = try Ledger.openWriter(
+                at: dataDirectory, environment: config.environment,
+                app: AppIdentity(
+                    bundleId: config.bundleId, appAppleId: config.environment == .production ? config.appAppleId : nil),
+                catalog: context.catalog)
         } catch {
             throw Commands.failure(error)
         }

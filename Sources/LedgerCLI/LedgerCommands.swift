@@ -11,8 +11,12 @@ public enum LedgerCommands {
     static let verify: [OptionSpec] = [
         OptionSpec(
             "--environment", value: "ENV", "sandbox or production to accept (default: the one the data is bound to)."),
-        OptionSpec("--bundle-id", value: "ID", "The app's bundle identifier to accept."),
-        OptionSpec("--app-apple-id", value: "N", "The app's Apple ID (required with production)."),
+        OptionSpec(
+            "--bundle-id", value: "ID",
+            "The app's bundle identifier to accept (default: the one the data is bound to; a first write needs it)."),
+        OptionSpec(
+            "--app-apple-id", value: "N",
+            "The app's Apple ID (required with production; default: the one the data is bound to)."),
         OptionSpec(
             "--trust-root", value: "FILE", repeatable: true,
             "Trusted roots: a DER certificate or a PEM file of one or more (or $LEDGER_TRUST_ROOTS, colon-separated)."),

@@ -52,6 +52,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         switch error.code {
         case .locked: code = .locked
         case .environmentMismatch: code = .environmentMismatch
+        case .appMismatch: code = .configuration
         case .damaged: code = .damaged
         case .unsupportedVersion: code = .unsupportedVersion
         case .noSpace, .io: code = .storage
