@@ -65,8 +65,10 @@ extension EntitlementFold {
             var assignment: [Int32] = []
             var visible: [Int] = []
             visible.reserveCapacity(facts.count)
+            let voided = Self.voidedSeqs(facts, knownAt: knownAt)
             for index in facts.indices {
                 if let knownAt, facts[index].recordedAt > knownAt { continue }
+                if !voided.isEmpty, voided.contains(facts[index].seq) || facts[index].isVoid { continue }
                 if facts[index].isCorrection {
                     corrections.append(index)
                     continue
@@ -111,6 +113,47 @@ extension EntitlementFold {
             if !corrections.isEmpty {
                 let kept = Self.deduplicate(&corrections, corrections.indices, writingAt: 0, facts, texts, source)
                 corrections.removeLast(corrections.count - kept)
+            }
+        }
+
+        /// The seqs the visible voids name (recorded by `knownAt`), sorted: the records the fold leaves out, as
+        /// if they were not in its input, whatever the order of the input. A void names any record but another
+        /// void (the ledger refuses those; should an input hold one, it is left without effect, so the answer
+        /// never depends on which of two voids is read first). Empty when the input holds no void, and then no
+        /// record is looked up.
+        private static func voidedSeqs(_ facts: [Fact], knownAt: Instant?) -> VoidedSeqs {
+            var seqs: [UInt64] = []
+            var voids: [UInt64] = []
+            for fact in facts where fact.isVoid {
+                voids.append(fact.seq)
+                guard fact.voidsSeq != 0, knownAt.map({ fact.recordedAt <= $0 }) ?? true else { continue }
+                seqs.append(fact.voidsSeq)
+            }
+            guard !voids.isEmpty else { return VoidedSeqs(seqs: []) }
+            voids.sort()
+            seqs.sort()
+            // A void of a void voids nothing.
+            seqs.removeAll { seq in VoidedSeqs(seqs: voids).contains(seq) }
+            // Voids themselves are never members: the set is not empty once the input holds one.
+            return VoidedSeqs(seqs: seqs, hasVoids: true)
+        }
+
+        /// A sorted set of seqs; `hasVoids` keeps it non-empty for the fold's check when the input holds a void
+        /// that names nothing visible.
+        struct VoidedSeqs {
+            let seqs: [UInt64]
+            var hasVoids = false
+
+            var isEmpty: Bool { seqs.isEmpty && !hasVoids }
+
+            func contains(_ seq: UInt64) -> Bool {
+                var low = 0
+                var high = seqs.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if seqs[middle] < seq { low = middle + 1 } else { high = middle }
+                }
+                return low < seqs.count && seqs[low] == seq
             }
         }
 
