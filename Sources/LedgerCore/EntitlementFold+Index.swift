@@ -65,10 +65,10 @@ extension EntitlementFold {
             var assignment: [Int32] = []
             var visible: [Int] = []
             visible.reserveCapacity(facts.count)
-            let voided = Self.voidedSeqs(facts, knownAt: knownAt)
+            let voided = Self.voided(facts, texts, knownAt: knownAt)
             for index in facts.indices {
                 if let knownAt, facts[index].recordedAt > knownAt { continue }
-                if !voided.isEmpty, voided.contains(facts[index].seq) || facts[index].isVoid { continue }
+                if !voided.isEmpty, voided.drops(facts[index], texts) { continue }
                 if facts[index].isCorrection {
                     corrections.append(index)
                     continue
@@ -116,37 +116,44 @@ extension EntitlementFold {
             }
         }
 
-        /// The seqs the visible voids name (recorded by `knownAt`), sorted: the records the fold leaves out, as
-        /// if they were not in its input, whatever the order of the input. A void names any record but another
-        /// void (the ledger refuses those; should an input hold one, it is left without effect, so the answer
-        /// never depends on which of two voids is read first). Empty when the input holds no void, and then no
-        /// record is looked up.
-        private static func voidedSeqs(_ facts: [Fact], knownAt: Instant?) -> VoidedSeqs {
+        /// The records the visible voids (recorded by `knownAt`) take out: the fold leaves them out as if they
+        /// were not in its input, whatever the order of the input. A void names a record by seq; the record's
+        /// duplicates (its idempotency key under other seqs: a redelivery) go with it, so that no copy of it
+        /// counts. A void names any record but another void (the ledger refuses those; should an input hold one, it
+        /// is left without effect, so the answer never depends on which of two voids is read first). Empty when the
+        /// input holds no void, and then nothing is looked up.
+        private static func voided(_ facts: [Fact], _ texts: FoldTexts, knownAt: Instant?) -> Voided {
             var seqs: [UInt64] = []
-            var voids: [UInt64] = []
+            var hasVoids = false
             for fact in facts where fact.isVoid {
-                voids.append(fact.seq)
+                hasVoids = true
                 guard fact.voidsSeq != 0, knownAt.map({ fact.recordedAt <= $0 }) ?? true else { continue }
                 seqs.append(fact.voidsSeq)
             }
-            guard !voids.isEmpty else { return VoidedSeqs(seqs: []) }
-            voids.sort()
+            guard hasVoids else { return Voided() }
             seqs.sort()
-            // A void of a void voids nothing.
-            seqs.removeAll { seq in VoidedSeqs(seqs: voids).contains(seq) }
-            // Voids themselves are never members: the set is not empty once the input holds one.
-            return VoidedSeqs(seqs: seqs, hasVoids: true)
+            var keys: [(hash: UInt64, key: FoldText)] = []
+            for fact in facts where !fact.isVoid && Voided.search(seqs, fact.seq) {
+                if !keys.contains(where: { $0.hash == fact.keyHash && texts.equal($0.key, fact.key) }) {
+                    keys.append((fact.keyHash, fact.key))
+                }
+            }
+            return Voided(isEmpty: false, keys: keys)
         }
 
-        /// A sorted set of seqs; `hasVoids` keeps it non-empty for the fold's check when the input holds a void
-        /// that names nothing visible.
-        struct VoidedSeqs {
-            let seqs: [UInt64]
-            var hasVoids = false
+        /// The idempotency keys of the records the visible voids take out (see ``voided(_:_:knownAt:)``).
+        struct Voided {
+            /// Whether the input holds no void at all (then no record is looked up).
+            var isEmpty = true
+            var keys: [(hash: UInt64, key: FoldText)] = []
 
-            var isEmpty: Bool { seqs.isEmpty && !hasVoids }
+            /// Whether a fact is a void, or a record (or a copy of a record) a visible void takes out.
+            func drops(_ fact: Fact, _ texts: FoldTexts) -> Bool {
+                fact.isVoid || keys.contains { $0.hash == fact.keyHash && texts.equal($0.key, fact.key) }
+            }
 
-            func contains(_ seq: UInt64) -> Bool {
+            /// Whether sorted `seqs` hold `seq`.
+            static func search(_ seqs: [UInt64], _ seq: UInt64) -> Bool {
                 var low = 0
                 var high = seqs.count
                 while low < high {

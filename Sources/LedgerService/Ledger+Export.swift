@@ -188,14 +188,6 @@ extension Ledger {
         } catch {
             throw ServiceError(.invalidInput, "\(where_): the payload is not a ledger record: \(error)")
         }
-        // The normalised record is for people and other tools, but it must say what the payload says: a line
-        // whose `record` differs from its payload's decoding would show one thing and append another.
-        if let listed = line["record"], let field = Self.firstDifference(listed, record.json, path: "record") {
-            throw ServiceError(
-                .invalidInput,
-                "\(where_): its record differs from the decoding of its payload at \(field); the line was altered "
-                    + "after it was exported. Nothing was imported")
-        }
         if let environment = log.environment, environment != record.environment.rawValue {
             throw ServiceError(
                 .environmentMismatch,
@@ -212,6 +204,14 @@ extension Ledger {
             throw ServiceError(
                 .invalidInput,
                 "\(where_): the subjectKeys are not the record's own (\(subjectKeys.joined(separator: ", ")))")
+        }
+        // The normalised record is for people and other tools, but it must say what the payload says: a line
+        // whose `record` differs from its payload's decoding would show one thing and append another.
+        if let listed = line["record"], let field = Self.firstDifference(listed, record.json, path: "record") {
+            throw ServiceError(
+                .invalidInput,
+                "\(where_): its record differs from the decoding of its payload at \(field); the line was altered "
+                    + "after it was exported. Nothing was imported")
         }
         var evidence: [UInt8]?
         if let sha = record.evidence {
