@@ -51,10 +51,7 @@ extension LedgerAPI {
         let knownAt = try instant(request, "knownAt")
         let asOf = try instant(request, "asOf")
         let (entries, voids) = try serviceCall { () throws(ServiceError) in
-            (
-                try ledger.history(of: query, asOf: asOf, knownAt: knownAt),
-                try ledger.voids(about: query, knownAt: knownAt)
-            )
+            try ledger.historyAndVoids(of: query, asOf: asOf, knownAt: knownAt)
         }
         return .json(LedgerEntry.historyJSON(entries, voids: voids))
     }

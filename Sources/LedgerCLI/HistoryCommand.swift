@@ -16,8 +16,7 @@ enum HistoryCommand {
         let entries: [LedgerEntry]
         let voids: [UInt64: UInt64]
         do {
-            entries = try ledger.history(of: query, asOf: asOf, knownAt: knownAt)
-            voids = try ledger.voids(about: query, knownAt: knownAt)
+            (entries, voids) = try ledger.historyAndVoids(of: query, asOf: asOf, knownAt: knownAt)
         } catch {
             throw Commands.failure(error)
         }

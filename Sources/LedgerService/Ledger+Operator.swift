@@ -15,6 +15,17 @@ extension Ledger {
         originalTransactionId: String, to owner: SubjectQuery, reason: String, operatorName: String,
         reassign: Bool = false
     ) throws(ServiceError) -> AppendOutcome {
+        let subject: Subject
+        switch owner {
+        case .user(let id):
+            subject = Subject(
+                originalTransactionId: originalTransactionId, appAccountToken: AccountToken.token(forUser: id),
+                userId: id)
+        case .account(let token):
+            subject = Subject(originalTransactionId: originalTransactionId, appAccountToken: token)
+        case .originalTransaction:
+            throw ServiceError(.invalidInput, "a link attaches a subscription to a user or an account token")
+        }
         let current = try state(of: .originalTransaction(originalTransactionId), at: .distantFuture, knownAt: nil)
         guard let known = current.subscriptions.first(where: { $0.originalTransactionId == originalTransactionId })
         else {
@@ -31,17 +42,6 @@ extension Ledger {
                 .conflict,
                 "subscription \(originalTransactionId) belongs to \(Self.describe(previous)); moving it to "
                     + "\(Self.describe(owner)) needs --reassign (\"reassign\":true over HTTP). Nothing was appended")
-        }
-        let subject: Subject
-        switch owner {
-        case .user(let id):
-            subject = Subject(
-                originalTransactionId: originalTransactionId, appAccountToken: AccountToken.token(forUser: id),
-                userId: id)
-        case .account(let token):
-            subject = Subject(originalTransactionId: originalTransactionId, appAccountToken: token)
-        case .originalTransaction:
-            throw ServiceError(.invalidInput, "a link attaches a subscription to a user or an account token")
         }
         var parts = ["link", originalTransactionId, subject.appAccountToken ?? "", reason, operatorName]
         if moves {
@@ -90,7 +90,7 @@ extension Ledger {
             throw ServiceError(
                 .conflict,
                 "record \(seq) is itself a void (of record \(target.void.map { "\($0.seq)" } ?? "?")): a void cannot be "
-                    + "voided; append the record again if it was meant. Nothing was appended")
+                    + "voided. Nothing was appended")
         }
         var subject = target.subject
         if subject.originalTransactionId == nil {

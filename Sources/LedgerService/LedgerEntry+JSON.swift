@@ -57,8 +57,24 @@ extension Ledger {
     /// first, should an input hold two). What ``LedgerEntry/historyJSON(_:voids:)`` marks, whatever `asOf` a
     /// history is cut at: a void known then takes its record out of the answers at every valid time.
     public func voids(about query: SubjectQuery, knownAt: Instant?) throws(ServiceError) -> [UInt64: UInt64] {
+        Self.voids(in: try ownedEntries(for: query, knownAt: knownAt))
+    }
+
+    /// ``history(of:asOf:knownAt:)`` with ``voids(about:knownAt:)``, the subject's records read once for both.
+    public func historyAndVoids(of query: SubjectQuery, asOf: Instant? = nil, knownAt: Instant? = nil)
+        throws(ServiceError) -> (entries: [LedgerEntry], voids: [UInt64: UInt64])
+    {
+        let owned = try ownedEntries(for: query, knownAt: knownAt)
+        let entries =
+            owned
+            .filter { entry in asOf.map { entry.effectiveAt <= $0 } ?? true }
+            .sorted { ($0.effectiveAt, $0.seq) < ($1.effectiveAt, $1.seq) }
+        return (entries, Self.voids(in: owned))
+    }
+
+    private static func voids(in entries: [LedgerEntry]) -> [UInt64: UInt64] {
         var voids: [UInt64: UInt64] = [:]
-        for entry in try history(of: query, knownAt: knownAt) {
+        for entry in entries {
             if let void = entry.record.void { voids[void.seq] = min(voids[void.seq] ?? .max, entry.seq) }
         }
         return voids
