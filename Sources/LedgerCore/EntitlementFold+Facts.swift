@@ -17,10 +17,9 @@ extension EntitlementFold {
         /// The record carries a correction, link or void part (whatever its source).
         let hasOperatorPart: Bool
         /// An operator's void (``RecordSource/void``, or a record with a void part): never a member of a
-        /// subscription; it takes record ``voidsSeq`` out of the fold's input.
+        /// subscription; it takes the record it names (read from the whole record: voids are rare) out of the
+        /// fold's input.
         let isVoid: Bool
-        /// The seq of the record a void voids (0: none).
-        let voidsSeq: UInt64
         let otid: FoldText?
         /// The subject's user id (the projection table lists a component's users by it).
         let userId: Int64?
@@ -107,7 +106,7 @@ extension EntitlementFold {
             token: FoldText?,
             renewalSigned: Instant?, autoRenew: Bool?, autoRenewProductId: FoldText?, gracePeriodExpires: Instant?,
             retrying: Bool?, renewalDate: Instant?, signal: SignalKind, notificationSigned: Instant?,
-            isVoid: Bool = false, voidsSeq: UInt64 = 0
+            isVoid: Bool = false
         ) {
             self.entry = entry
             self.seq = seq
@@ -118,7 +117,6 @@ extension EntitlementFold {
             self.isCorrection = isCorrection
             self.hasOperatorPart = hasOperatorPart
             self.isVoid = isVoid
-            self.voidsSeq = voidsSeq
             self.otid = otid
             self.userId = userId
             self.hasTransaction = hasTransaction
@@ -154,7 +152,6 @@ extension EntitlementFold {
             isCorrection = record.source == .correction
             hasOperatorPart = record.correction != nil || record.link != nil || record.void != nil
             isVoid = record.source == .void || record.void != nil
-            voidsSeq = record.void?.seq ?? 0
             userId = record.subject.userId
             var type: String?
             if let notification = record.notification {

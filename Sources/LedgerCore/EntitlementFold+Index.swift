@@ -65,7 +65,7 @@ extension EntitlementFold {
             var assignment: [Int32] = []
             var visible: [Int] = []
             visible.reserveCapacity(facts.count)
-            let voided = Self.voided(facts, texts, knownAt: knownAt)
+            let voided = voided(knownAt: knownAt)
             for index in facts.indices {
                 if let knownAt, facts[index].recordedAt > knownAt { continue }
                 if !voided.isEmpty, voided.drops(facts[index], texts) { continue }
@@ -122,13 +122,15 @@ extension EntitlementFold {
         /// counts. A void names any record but another void (the ledger refuses those; should an input hold one, it
         /// is left without effect, so the answer never depends on which of two voids is read first). Empty when the
         /// input holds no void, and then nothing is looked up.
-        private static func voided(_ facts: [Fact], _ texts: FoldTexts, knownAt: Instant?) -> Voided {
+        private func voided(knownAt: Instant?) -> Voided {
             var seqs: [UInt64] = []
             var hasVoids = false
             for fact in facts where fact.isVoid {
                 hasVoids = true
-                guard fact.voidsSeq != 0, knownAt.map({ fact.recordedAt <= $0 }) ?? true else { continue }
-                seqs.append(fact.voidsSeq)
+                guard knownAt.map({ fact.recordedAt <= $0 }) ?? true, let seq = record(fact.entry).void?.seq else {
+                    continue
+                }
+                seqs.append(seq)
             }
             guard hasVoids else { return Voided() }
             seqs.sort()
@@ -141,7 +143,7 @@ extension EntitlementFold {
             return Voided(isEmpty: false, keys: keys)
         }
 
-        /// The idempotency keys of the records the visible voids take out (see ``voided(_:_:knownAt:)``).
+        /// The idempotency keys of the records the visible voids take out (see ``voided(knownAt:)``).
         struct Voided {
             /// Whether the input holds no void at all (then no record is looked up).
             var isEmpty = true
