@@ -16,5 +16,6 @@ struct FileStoreConformanceTests {
         try Conformance.crashLosesOnlyTheUnacknowledged(FileHarness())
     }
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(FileHarness()) }
+    @Test func voids() throws { try Conformance.voids(FileHarness()) }
     @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(FileHarness()) }
 }

@@ -16,5 +16,6 @@ struct PostgresStoreConformanceTests {
         try Conformance.crashLosesOnlyTheUnacknowledged(PostgresHarness())
     }
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(PostgresHarness()) }
+    @Test func voids() throws { try Conformance.voids(PostgresHarness()) }
     @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(PostgresHarness()) }
 }
