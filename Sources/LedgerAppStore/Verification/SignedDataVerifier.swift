@@ -101,8 +101,8 @@ public final class SignedDataVerifier: Sendable {
             throw VerificationError(
                 .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
         }
-        var hasher = SHA256()
-        hasher.update(jws.signingInput)
+        var hasher = header.signingPrefix
+        hasher.update(jws.signingInput[jws.headerSegment.endIndex...])
         var signingDigest = hasher
         guard jws.signature.count == 64,
             let signature = try? ECDSASignature(rawRepresentation: jws.signature),
@@ -122,7 +122,8 @@ public final class SignedDataVerifier: Sendable {
     private func signingHeader(of jws: CompactJWS) throws(VerificationError) -> SigningHeader {
         let key = ByteKey(slice: jws.headerSegment)
         if let cached = headers.withLock({ $0[key] }) { return cached }
-        let header = try SigningHeader(jws.decodedHeader())
+        var header = try SigningHeader(jws.decodedHeader())
+        header.signingPrefix.update(jws.headerSegment)
         headers.withLock { $0.insert(header, for: key) }
         return header
     }

@@ -1,3 +1,4 @@
+import LedgerCrypto
 import LedgerJSON
 
 /// What the verifier needs from a JOSE header once it has passed the header rules: the leaf and
@@ -8,6 +9,10 @@ struct SigningHeader: Sendable {
     let intermediate: [UInt8]
     /// The chain cache's key for this leaf and intermediate, made once with the header.
     let chainKey: ByteKey
+    /// SHA-256 fed with the header segment this header was decoded from (set by the verifier's cache, which is
+    /// keyed by those bytes): a JWS's signing input starts with them, and they are most of it — three
+    /// certificates in base64 — so each JWS hashes only its own "." and payload.
+    var signingPrefix = SHA256()
 
     /// The header's types alone, as Apple's libraries decode a header before anything else (also when
     /// `Xcode` and `LocalTesting` data skip the signature): `alg`, `kid`, `typ` and `cty` strings and `x5c` an
