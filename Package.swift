@@ -131,6 +131,7 @@ let package = Package(
             name: "LedgerCLITests",
             dependencies: [
                 "LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog", "LedgerHTTP",
+                "LedgerAPI", "LedgerAppStore", "LedgerCore", "LedgerJSON",
             ]),
         .testTarget(
             name: "LedgerStoreConformanceTests",

@@ -32,7 +32,9 @@ extension LedgerAPI {
         return appended(outcome)
     }
 
-    /// `POST /v1/links` (admin): `{"originalTransactionId","userId"|"accountToken","reason","operator"}`.
+    /// `POST /v1/links` (admin): `{"originalTransactionId","userId"|"accountToken","reason","operator"}`, and
+    /// `"reassign":true` to move a subscription another user or account owns. 404 for a subscription the ledger
+    /// has no record of, 409 for an owned one without `reassign`.
     func link(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try request.jsonBody()
         guard let otid = body["originalTransactionId"]?.string, !otid.isEmpty, otid.utf8.count <= 64 else {
@@ -40,12 +42,46 @@ extension LedgerAPI {
         }
         let owner = try subject(body)
         let (reason, name) = try operatorFields(body)
-        let answer = try serviceCall { () throws(ServiceError) in
-            let outcome = try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
+        var reassign = false
+        if let value = body["reassign"] {
+            guard let flag = value.bool else { throw HTTPError.badRequest("reassign must be true or false") }
+            reassign = flag
+        }
+        let answer = try operatorCall { () throws(ServiceError) in
+            let outcome = try ledger.link(
+                originalTransactionId: otid, to: owner, reason: reason, operatorName: name, reassign: reassign)
             // The owner now: a subscription whose transactions carry an appAccountToken stays that token's.
             return outcome.answer(link: try ledger.linkEffect(originalTransactionId: otid, owner: owner))
         }
         return .json(.object(answer))
+    }
+
+    /// `POST /v1/voids` (admin): `{"seq":N,"reason","operator"}`; answers as `POST /v1/corrections` does. 404 for
+    /// a seq the log does not hold, 409 for a seq that is itself a void.
+    func void(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try request.jsonBody()
+        guard case .integer(let seq)? = body["seq"], seq >= 0 else {
+            throw HTTPError.badRequest("seq (the record to void) must be a whole number")
+        }
+        let (reason, name) = try operatorFields(body)
+        let outcome = try operatorCall { () throws(ServiceError) in
+            try ledger.void(seq: UInt64(seq), reason: reason, operatorName: name)
+        }
+        return appended(outcome)
+    }
+
+    /// ``serviceCall(_:)`` for an operator's record: what it names missing is 404, a contradiction of what the
+    /// ledger holds 409.
+    func operatorCall<T>(_ body: () throws(ServiceError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            switch error.code {
+            case .notFound: throw HTTPError(.notFound, code: .notFound, message: error.message)
+            case .conflict: throw HTTPError(.conflict, code: HTTPError.Code("CONFLICT"), message: error.message)
+            default: return try serviceCall { () throws(ServiceError) in throw error }
+            }
+        }
     }
 
     func subject(_ value: JSONValue?) throws -> SubjectQuery {

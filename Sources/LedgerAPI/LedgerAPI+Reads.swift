@@ -60,10 +60,10 @@ extension LedgerAPI {
     func history(_ request: HTTPRequest, query: SubjectQuery) throws -> HTTPResponse {
         let knownAt = try instant(request, "knownAt")
         let asOf = try instant(request, "asOf")
-        let entries = try serviceCall { () throws(ServiceError) in
-            try ledger.history(of: query, asOf: asOf, knownAt: knownAt)
+        let (entries, voids) = try serviceCall { () throws(ServiceError) in
+            try ledger.historyAndVoids(of: query, asOf: asOf, knownAt: knownAt)
         }
-        return .json(.array(entries.map(\.historyJSON)))
+        return .json(LedgerEntry.historyJSON(entries, voids: voids))
     }
 
     /// `GET /v1/digest`: the head to pin.

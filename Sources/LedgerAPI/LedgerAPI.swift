@@ -84,6 +84,7 @@ public struct LedgerAPI: Sendable {
         router.get("/v1/digest", middlewares: read) { _ in digest() }
         router.post("/v1/corrections", middlewares: admin) { request in try correction(request) }
         router.post("/v1/links", middlewares: admin) { request in try link(request) }
+        router.post("/v1/voids", middlewares: admin) { request in try void(request) }
         router.get("/healthz") { _ in
             .json(.object(["status": "ok", "head": .integer(Int64(clamping: ledger.log.head.seq))]))
         }

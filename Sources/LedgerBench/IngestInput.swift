@@ -19,8 +19,7 @@ struct IngestInput {
         verifier = try SignedDataVerifier(
             configuration: VerifierConfiguration(
                 rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                appAppleId: config.appAppleId, environment: config.environment,
-                nestedSignatures: .coveredByEnvelope))
+                appAppleId: config.appAppleId, environment: config.environment))
     }
 
     /// The bodies of run `run` out of `runs`: a different slice each run (no body is verified twice in a row).

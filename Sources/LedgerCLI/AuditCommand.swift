@@ -9,7 +9,8 @@ enum AuditCommand {
         let query = try context.subject()
         let ledger = try Commands.openReader(context)
         defer { ledger.log.close() }
-        let verifier = try VerifySettings.verifier(context, boundEnvironment: ledger.environment)
+        let bound = BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.log.path)
+        let verifier = try VerifySettings.verifier(context, bound: bound)
         let findings: [AuditFinding]
         do {
             findings = try ledger.audit(query, verifier: verifier)

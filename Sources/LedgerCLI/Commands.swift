@@ -6,12 +6,15 @@ import LedgerSystem
 
 /// Shared steps of the commands: opening the ledger and turning service errors into CLI errors.
 enum Commands {
-    /// Opens the data directory for writing; a lock held by another writer, another environment, or
-    /// damage before the tail are failures (exit 1) with the log's explanation.
-    static func openWriter(_ context: CommandContext, environment: LedgerEnvironment?) throws(CLIError) -> Ledger {
+    /// Opens the data directory for writing; a lock held by another writer, another environment or app, or
+    /// damage before the tail are failures (exit 1) with the log's explanation. `app` is recorded at the first
+    /// write that names one.
+    static func openWriter(_ context: CommandContext, environment: LedgerEnvironment?, app: AppIdentity? = nil)
+        throws(CLIError) -> Ledger
+    {
         if let url = try postgresURL(context) {
             do {
-                let store = try PostgresStore.openWriter(url: url, environment: environment?.rawValue)
+                let store = try PostgresStore.openWriter(url: url, environment: environment?.rawValue, app: app)
                 return Ledger(log: store, catalog: context.catalog)
             } catch {
                 throw failure(ServiceError(error))
@@ -19,7 +22,7 @@ enum Commands {
         }
         do {
             let ledger = try Ledger.openWriter(
-                at: context.dataDirectory, environment: environment, catalog: context.catalog,
+                at: context.dataDirectory, environment: environment, app: app, catalog: context.catalog,
                 options: LogOptions(lockHolder: "ledger \(context.arguments.command)"))
             if let recovery = ledger.log.recovery {
                 Terminal.err("recovered: \(recovery)\n")

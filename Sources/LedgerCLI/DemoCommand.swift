@@ -57,14 +57,17 @@ enum DemoCommand {
             verifier = try SignedDataVerifier(
                 configuration: VerifierConfiguration(
                     rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                    appAppleId: config.appAppleId, environment: config.environment, nestedSignatures: .coveredByEnvelope
-                ))
+                    appAppleId: config.appAppleId, environment: config.environment))
         } catch {
             throw CLIError(.internalError, "cannot build the verifier: \(error.message)")
         }
         let ledger: Ledger
         do {
-            ledger = try Ledger.openWriter(at: dataDirectory, environment: config.environment, catalog: context.catalog)
+            ledger = try Ledger.openWriter(
+                at: dataDirectory, environment: config.environment,
+                app: AppIdentity(
+                    bundleId: config.bundleId, appAppleId: config.environment == .production ? config.appAppleId : nil),
+                catalog: context.catalog)
         } catch {
             throw Commands.failure(error)
         }

@@ -14,13 +14,14 @@ enum HistoryCommand {
         let ledger = try Commands.openReader(context)
         defer { ledger.log.close() }
         let entries: [LedgerEntry]
+        let voids: [UInt64: UInt64]
         do {
-            entries = try ledger.history(of: query, asOf: asOf, knownAt: knownAt)
+            (entries, voids) = try ledger.historyAndVoids(of: query, asOf: asOf, knownAt: knownAt)
         } catch {
             throw Commands.failure(error)
         }
         if context.json {
-            context.printJSON(.array(entries.map(\.historyJSON)))
+            context.printJSON(LedgerEntry.historyJSON(entries, voids: voids))
             return 0
         }
         if context.arguments.has("--html") {
@@ -41,6 +42,10 @@ enum HistoryCommand {
                 detail += " correction by \(correction.operatorName): \(correction.reason)"
             }
             if let link = record.link { detail += " link by \(link.operatorName): \(link.reason)" }
+            if let void = record.void {
+                detail += " void of record \(void.seq) by \(void.operatorName): \(void.reason)"
+            }
+            if let void = voids[entry.seq] { detail += " (voided by record \(void))" }
             Terminal.line(
                 String(entry.seq).padding(to: 9) + entry.effectiveAt.iso8601.padding(to: 26)
                     + entry.recordedAt.iso8601.padding(to: 26) + entry.kind.padding(to: 21) + detail)

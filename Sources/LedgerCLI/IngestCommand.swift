@@ -15,13 +15,13 @@ enum IngestCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         HeapTuning.keepHeapForBatches()
         let directory = context.dataDirectory
-        let bound = Commands.boundEnvironment(context)
-        let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
         let inputs = context.arguments.positionals.isEmpty ? ["-"] : context.arguments.positionals
         // An input that cannot be opened is refused before the data directory is opened (or created).
         try InputFile.checkReadable(inputs)
         VerifySettings.announce(verifier)
-        let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
+        let ledger = try Commands.openWriter(
+            context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
         defer { ledger.log.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))

@@ -19,8 +19,8 @@ enum InspectCommand {
             let signed = try SignedDataVerifier.signedData(fromInput: input)
             // Judged as Apple's libraries judge it: decoded into the typed models (the ones ingest and the
             // webhook use), so a field of the wrong type is INVALID_JWT_FORMAT, but a field Apple leaves optional
-            // may be absent, and a nested signed field that does not verify leaves the notification valid (noted
-            // on stderr, printed as signed). The JSON as signed is what is printed.
+            // may be absent. A notification is verified as ingest, the webhook, reconcile and audit verify it: with
+            // every JWS nested in it, each whole. The JSON as signed is what is printed.
             let decoded: JSONValue
             switch kind {
             case "transaction":
@@ -30,15 +30,9 @@ enum InspectCommand {
                 decoded = try verifier.verifyRenewalInfo(signed)
                 _ = try RenewalInfoPayload(verified: decoded, requiringLedgerFields: false)
             default:
-                let (verified, failures) = try verifier.verifyNotificationEnvelope(signed)
+                let verified = try verifier.verifyNotification(signed)
                 _ = try DecodedNotification(verified, requiringLedgerFields: false)
                 decoded = verified.expandedPayload
-                for failure in failures {
-                    Terminal.err(
-                        "note: \(failure.field) does not verify (\(failure.error.status.rawValue): "
-                            + "\(failure.error.message)); printed as signed. The notification itself is valid, as "
-                            + "Apple's verifyAndDecodeNotification judges it; ingest would refuse it\n")
-                }
             }
             Terminal.line(decoded.serialized(.pretty))
             return 0

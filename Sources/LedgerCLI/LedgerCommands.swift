@@ -11,8 +11,12 @@ public enum LedgerCommands {
     static let verify: [OptionSpec] = [
         OptionSpec(
             "--environment", value: "ENV", "sandbox or production to accept (default: the one the data is bound to)."),
-        OptionSpec("--bundle-id", value: "ID", "The app's bundle identifier to accept."),
-        OptionSpec("--app-apple-id", value: "N", "The app's Apple ID (required with production)."),
+        OptionSpec(
+            "--bundle-id", value: "ID",
+            "The app's bundle identifier to accept (default: the one the data is bound to; a first write needs it)."),
+        OptionSpec(
+            "--app-apple-id", value: "N",
+            "The app's Apple ID (required with production; default: the one the data is bound to)."),
         OptionSpec(
             "--trust-root", value: "FILE", repeatable: true,
             "Trusted roots: a DER certificate or a PEM file of one or more (or $LEDGER_TRUST_ROOTS, colon-separated)."),
@@ -136,9 +140,29 @@ public enum LedgerCommands {
         CommandSpec(
             name: "link", summary: "Attach an orphan subscription to a user (appends a link record).",
             usage: [
-                "link --original-transaction-id ID (--user N | --account-token UUID) --reason TEXT --operator NAME"
+                "link --original-transaction-id ID (--user N | --account-token UUID) [--reassign] --reason TEXT "
+                    + "--operator NAME"
             ],
-            options: [data, store] + subject + operatorOptions + [json, catalog]),
+            discussion: """
+                Refuses (exit 1, nothing appended) a subscription the ledger has no record of, and one owned by \
+                another user or account unless --reassign says the move is meant; a reassigning link names the \
+                previous owner.
+                """,
+            options: [data, store] + subject + [
+                OptionSpec("--reassign", "Move a subscription another user or account owns (the record names them).")
+            ] + operatorOptions + [json, catalog]),
+        CommandSpec(
+            name: "void", summary: "Take one record's facts out of every answer (appends a void record).",
+            usage: ["void --seq N --reason TEXT --operator NAME [--data DIR | --store URL] [--json]"],
+            discussion: """
+                From the void's recording time on, record N counts in no answer (state, history's fold, \
+                projections); --known-at before the void still shows what was believed then. Record N stays in \
+                the log, marked voidedBySeq in history. Voiding the same record again appends nothing (exit 0); \
+                a seq of 0 or beyond the head, or a record that is itself a void, is refused (exit 1).
+                """,
+            options: [data, store, OptionSpec("--seq", value: "N", "The record to void.")] + operatorOptions + [
+                json, catalog,
+            ]),
         CommandSpec(
             name: "quarantine", summary: "List rejected payloads with time, status and reason.",
             usage: ["quarantine [--data DIR] [--json]"], options: [data, json, catalog]),
@@ -259,7 +283,14 @@ public enum LedgerCommands {
                 """),
             .init("GET /v1/digest", #"{"seq":N,"head":"HEX","at":"…"}, the head to pin."#),
             .init("POST /v1/corrections", "An operator correction, as 'ledger correct' (admin)."),
-            .init("POST /v1/links", "An operator link, as 'ledger link' (admin)."),
+            .init(
+                "POST /v1/links",
+                #"An operator link, as 'ledger link' (admin); "reassign":true moves an owned subscription (404 unknown subscription, 409 owned)."#
+            ),
+            .init(
+                "POST /v1/voids",
+                #"{"seq":N,"reason","operator"}: a void, as 'ledger void' (admin); 404 unknown seq, 409 a void of a void."#
+            ),
             .init("GET /healthz", #"{"status":"ok","head":SEQ}; no token."#),
             .init("GET /metrics", "Prometheus text format."),
             .init("GET /openapi.yaml", "The OpenAPI 3.1 document; no token."),
@@ -279,7 +310,7 @@ public enum LedgerCommands {
                 "",
                 """
                 Read endpoints (entitlement, history, events, digest, metrics) need 'Authorization: Bearer T' \
-                when a read token is set, and are open without it. Admin endpoints (corrections, links) need \
+                when a read token is set, and are open without it. Admin endpoints (corrections, links, voids) need \
                 the admin bearer token and answer 403 when the server was started without one. A missing \
                 or wrong token is 401 with a WWW-Authenticate challenge; tokens are compared in constant time. \
                 The webhook, /healthz and /openapi.yaml need no token.

@@ -39,6 +39,7 @@ public enum LedgerMain {
         case "import": return try ExportImportCommands.importFile(context)
         case "link": return try OperatorCommands.link(context)
         case "correct": return try OperatorCommands.correct(context)
+        case "void": return try OperatorCommands.void(context)
         case "quarantine": return try QuarantineCommand.run(context)
         case "reconcile": return try ReconcileCommand.run(context)
         case "serve": return try ServeCommand.run(context)

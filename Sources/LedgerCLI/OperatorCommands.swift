@@ -3,7 +3,7 @@ import LedgerJSON
 import LedgerLog
 import LedgerService
 
-/// `ledger link` and `ledger correct`: operator records, appended, never rewriting history.
+/// `ledger link`, `ledger correct` and `ledger void`: operator records, appended, never rewriting history.
 enum OperatorCommands {
     static func operatorFields(_ context: CommandContext) throws(CLIError) -> (reason: String, name: String) {
         let reason = try context.required("--reason")
@@ -32,7 +32,9 @@ enum OperatorCommands {
         let ledger = try Commands.openWriter(context, environment: nil)
         defer { ledger.log.close() }
         do {
-            let outcome = try ledger.link(originalTransactionId: otid, to: owner, reason: reason, operatorName: name)
+            let outcome = try ledger.link(
+                originalTransactionId: otid, to: owner, reason: reason, operatorName: name,
+                reassign: context.arguments.has("--reassign"))
             let effect = try ledger.linkEffect(originalTransactionId: otid, owner: owner)
             report(outcome, context, link: effect)
             if effect.known, !effect.linked {
@@ -40,6 +42,28 @@ enum OperatorCommands {
                     "warning: subscription \(otid) is owned by \(Self.describe(effect.owner)) through the appAccountToken"
                         + " on its transactions, which decides over links: this link changes nothing while they carry"
                         + " it\n")
+            }
+        } catch {
+            throw Commands.failure(error)
+        }
+        return 0
+    }
+
+    /// `ledger void --seq N --reason TEXT --operator NAME`: appends a void of record N (see `ledger help void`).
+    static func void(_ context: CommandContext) throws(CLIError) -> Int32 {
+        guard context.arguments.value("--seq") != nil else {
+            throw CLIError.usage("missing --seq N (the record to void)", command: "void")
+        }
+        let seq = try context.integer("--seq", in: 0...Int64.max) ?? 0
+        let (reason, name) = try operatorFields(context)
+        let ledger = try Commands.openWriter(context, environment: nil)
+        defer { ledger.log.close() }
+        do {
+            let outcome = try ledger.void(seq: UInt64(seq), reason: reason, operatorName: name)
+            if !context.json, case .duplicate(let void) = outcome {
+                Terminal.line("record \(seq) was already voided by record \(void); nothing appended")
+            } else {
+                report(outcome, context)
             }
         } catch {
             throw Commands.failure(error)

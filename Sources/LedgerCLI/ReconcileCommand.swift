@@ -8,8 +8,7 @@ import LedgerService
 enum ReconcileCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = context.dataDirectory
-        let bound = Commands.boundEnvironment(context)
-        let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
         let bytes = try InputFile.read(context.arguments.positionals[0], limit: 1 << 30)
         let documents: [ReconcileDocument]
         do {
@@ -30,7 +29,8 @@ enum ReconcileCommand {
                 "warning: the file's last history page says hasMore: Apple holds more; fetch the next page\(next) "
                     + "and reconcile it too\n")
         }
-        let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
+        let ledger = try Commands.openWriter(
+            context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
         defer { ledger.log.close() }
         let counts: ReconcileCounts
         do {
@@ -45,6 +45,15 @@ enum ReconcileCommand {
             "rejected": .int(counts.rejected),
         ])
         Terminal.line(summary.serialized())
-        return Commands.rejectedStatus(counts.rejected, context)
+        let input = context.arguments.positionals[0]
+        for refusal in counts.refusals {
+            let place = documents.count > 1 ? " document \(refusal.document + 1)" : ""
+            Terminal.err("error: \(input)\(place): \(refusal)\n")
+        }
+        guard counts.rejected > 0 else { return 0 }
+        Terminal.err(
+            "error: \(counts.rejected) rejected; nothing of \(input) was appended (an input is imported whole or not "
+                + "at all); see 'ledger quarantine --data \(directory)'\n")
+        return 1
     }
 }

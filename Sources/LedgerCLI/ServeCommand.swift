@@ -12,8 +12,7 @@ enum ServeCommand {
         for warning in tokens.warnings { Terminal.err("warning: \(warning)\n") }
         let host = context.arguments.value("--host") ?? "127.0.0.1"
         let port = try context.integer("--port", in: 0...65535) ?? 8080
-        let bound = Commands.boundEnvironment(context)
-        let verifier = try VerifySettings.verifier(context, boundEnvironment: bound ?? nil)
+        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
         // The address is bound before the data directory is opened: a busy port or a bad host leaves nothing
         // behind (no new data directory, no LOCK).
         let listener: HTTPListener
@@ -23,7 +22,8 @@ enum ServeCommand {
             throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
         }
         VerifySettings.announce(verifier)
-        let ledger = try Commands.openWriter(context, environment: verifier.configuration.environment)
+        let ledger = try Commands.openWriter(
+            context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
         defer { ledger.log.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))

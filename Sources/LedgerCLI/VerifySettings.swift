@@ -1,14 +1,35 @@
 import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
+import LedgerLog
 import LedgerService
+
+/// What a data directory is bound to: the defaults of a command's verification flags, which may not name
+/// another environment or app.
+struct BoundIdentity {
+    /// The environment of the directory's records, once anything was written.
+    var environment: LedgerEnvironment?
+    /// The app its `meta` records (nil before the first write, and in a directory bound before identities were).
+    var app: AppIdentity?
+    /// Where the ledger lives, for messages.
+    var place: String
+
+    /// What the command's ledger is bound to; nil when it cannot be read yet (a missing directory is a new one).
+    static func of(_ context: CommandContext) -> BoundIdentity? {
+        guard let ledger = try? Commands.openReader(context) else { return nil }
+        defer { ledger.log.close() }
+        return BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.log.path)
+    }
+}
 
 /// The verification flags (`--environment`, `--bundle-id`, `--app-apple-id`, `--trust-root`) turned into a
 /// verifier, as Apple's libraries configure theirs.
 enum VerifySettings {
-    /// Builds the verifier. `boundEnvironment` (the data directory's) is used when `--environment` is absent.
-    static func verifier(_ context: CommandContext, boundEnvironment: LedgerEnvironment? = nil) throws(CLIError)
-        -> SignedDataVerifier
+    /// Builds the verifier. Each flag left out takes the value the data directory is bound to (`bound`); a flag
+    /// naming another value is a failure naming both (exit 1). A command that writes (`writes`) must know the app:
+    /// a bundle id (and in production an App Apple ID) from its flags or its directory, else a usage error.
+    static func verifier(_ context: CommandContext, bound: BoundIdentity? = nil, writes: Bool = false)
+        throws(CLIError) -> SignedDataVerifier
     {
         let command = context.arguments.command
         let environment: LedgerEnvironment
@@ -22,13 +43,25 @@ enum VerifySettings {
             guard command == "inspect" || parsed == .sandbox || parsed == .production else {
                 throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
+            if let bound, let named = bound.environment, named != parsed {
+                throw mismatch("--environment", parsed.rawValue, named.rawValue, "environment", bound)
+            }
             environment = parsed
-        } else if let boundEnvironment {
+        } else if let boundEnvironment = bound?.environment {
             environment = boundEnvironment
         } else {
             throw CLIError.usage("--environment sandbox|production is required", command: command)
         }
-        let appAppleId = try context.integer("--app-apple-id", in: 0...Int64.max)
+        let appAppleIdFlag = try context.integer("--app-apple-id", in: 0...Int64.max)
+        if let bound, let flag = appAppleIdFlag, let named = bound.app?.appAppleId, flag != named {
+            throw mismatch("--app-apple-id", "\(flag)", "\(named)", "App Apple ID", bound)
+        }
+        let appAppleId = appAppleIdFlag ?? bound?.app?.appAppleId
+        let bundleFlag = context.arguments.value("--bundle-id")
+        if let bound, let flag = bundleFlag, let named = bound.app?.bundleId, flag != named {
+            throw mismatch("--bundle-id", flag, named, "bundle id", bound)
+        }
+        let bundleId = bundleFlag ?? bound?.app?.bundleId
         if environment == .production, appAppleId == nil {
             throw CLIError.usage(
                 "--app-apple-id N is required with production, as in Apple's libraries", command: command)
@@ -41,6 +74,12 @@ enum VerifySettings {
                     + "\(TrustRoots.appleRootCAG3Fingerprint)) or set $LEDGER_TRUST_ROOTS; the ledger refuses to verify without one",
                 command: command)
         }
+        if writes, bundleId == nil {
+            // Apple signs every app's data with the same chain: only the bundle id tells ours apart.
+            throw CLIError.usage(
+                "--bundle-id ID is required: \(bound?.place ?? context.dataDirectory) records no app yet, and no "
+                    + "writer accepts App Store data of any app (the first write records it)", command: command)
+        }
         let roots: [X509Certificate]
         do {
             roots = try TrustRoots.load(paths: paths)
@@ -49,35 +88,38 @@ enum VerifySettings {
         }
         do {
             let configuration = try VerifierConfiguration(
-                rootCertificates: roots.map(\.derRepresentation), bundleId: context.arguments.value("--bundle-id"),
-                appAppleId: appAppleId, environment: environment,
-                nestedSignatures: nestedSignatures(for: command))
+                rootCertificates: roots.map(\.derRepresentation), bundleId: bundleId,
+                appAppleId: appAppleId, environment: environment)
             return try SignedDataVerifier(configuration: configuration)
         } catch {
             throw CLIError.usage("cannot verify with this configuration: \(error.message)", command: command)
         }
     }
 
-    /// Ingest and serve verify a notification's own signature and let it cover the nested transaction and
-    /// renewal info when they carry the same chain (the envelope's signature covers their bytes); their
-    /// chains, app and environment are still checked. `inspect` and `audit` verify every signature.
-    static func nestedSignatures(for command: String) -> NestedSignaturePolicy {
-        command == "ingest" || command == "serve" ? .coveredByEnvelope : .verify
+    /// A flag naming another value than the data directory is bound to.
+    static func mismatch(_ flag: String, _ given: String, _ recorded: String, _ what: String, _ bound: BoundIdentity)
+        -> CLIError
+    {
+        CLIError.failure(
+            "\(flag) \(given) differs from \(recorded), the \(what) \(bound.place) is bound to; leave the flag out "
+                + "to use it, or use another data directory for \(given)")
     }
 
-    /// The start-up line naming the environment and the trust roots (on stderr), and a warning when no bundle id
-    /// is configured.
+    /// The app a writer with this verifier writes for, recorded at the data directory's first write: the bundle
+    /// id and, in production, the App Apple ID.
+    static func app(_ verifier: SignedDataVerifier) -> AppIdentity? {
+        let configuration = verifier.configuration
+        guard let bundleId = configuration.bundleId else { return nil }
+        return AppIdentity(
+            bundleId: bundleId, appAppleId: configuration.environment == .production ? configuration.appAppleId : nil)
+    }
+
+    /// The start-up line naming the environment, the app and the trust roots (on stderr).
     static func announce(_ verifier: SignedDataVerifier) {
         let configuration = verifier.configuration
         var line = "verifying \(configuration.environment.rawValue) notifications"
         if let bundle = configuration.bundleId { line += " for \(bundle)" }
         Terminal.err(line + "\n")
-        if configuration.bundleId == nil {
-            // Apple signs every app's data with the same chain: only the bundle id tells ours apart.
-            Terminal.err(
-                "warning: no --bundle-id: App Store data of any app is accepted (Apple's libraries always check"
-                    + " the bundle id)\n")
-        }
         for der in configuration.rootCertificates {
             if let root = try? X509Certificate(derRepresentation: der) {
                 Terminal.err("  " + TrustRoots.describe(root) + "\n")

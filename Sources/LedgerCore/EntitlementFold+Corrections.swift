@@ -1,10 +1,17 @@
 extension EntitlementFold {
-    /// How an operator's grant names the subscription it makes: `correction:<idempotencyKey>`.
+    /// How an operator's grant's subscription id begins (``grantSubscriptionId(idempotencyKey:)``).
     public static let grantPrefix = "correction:"
+
+    /// The subscription an operator's grant makes, named after the correction's idempotency key: `correction:<key>`
+    /// with the prefix once. The ledger's keys start with it already (`correction:<hex>`), which the name once
+    /// repeated (`correction:correction:<hex>`); records are read as they are, only the name changed.
+    public static func grantSubscriptionId(idempotencyKey key: String) -> String {
+        key.hasPrefix(grantPrefix) ? key : grantPrefix + key
+    }
 
     /// The visible operator corrections, indexed for the fold.
     ///
-    /// A grant becomes a subscription of its own (`correction:<idempotencyKey>`) owned by the correction's
+    /// A grant becomes a subscription of its own (``grantSubscriptionId(idempotencyKey:)``) owned by the correction's
     /// subject; a revoke applies to every grant of its subject. A subject is either one subscription (the
     /// original transaction id) or a user/account.
     struct Corrections {
@@ -101,7 +108,8 @@ extension EntitlementFold {
         let product = catalog.product(id: grant.productId)
         let seq = revokes.reduce(index.facts[grant.member].seq) { max($0, $1.seq) }
         return SubscriptionState(
-            originalTransactionId: Self.grantPrefix + index.texts.string(index.facts[grant.member].key),
+            originalTransactionId: Self.grantSubscriptionId(
+                idempotencyKey: index.texts.string(index.facts[grant.member].key)),
             productId: grant.productId, productKnown: product != nil,
             devices: product?.devices ?? 0, period: product?.period.name, status: status, since: grant.from,
             expiresAt: end, gracePeriodExpiresAt: nil, autoRenew: nil, pendingProductId: nil, lastSeq: seq)

@@ -14,8 +14,12 @@ extension EntitlementFold {
         let isLink: Bool
         /// An operator correction (``RecordSource/correction``): the fold reads it from the whole record.
         let isCorrection: Bool
-        /// The record carries a correction or a link part (whatever its source).
+        /// The record carries a correction, link or void part (whatever its source).
         let hasOperatorPart: Bool
+        /// An operator's void (``RecordSource/void``, or a record with a void part): never a member of a
+        /// subscription; it takes the record it names (read from the whole record: voids are rare) out of the
+        /// fold's input.
+        let isVoid: Bool
         let otid: FoldText?
         /// The subject's user id (the projection table lists a component's users by it).
         let userId: Int64?
@@ -101,7 +105,8 @@ extension EntitlementFold {
             expires: Instant?, revocation: Instant?, familyRevocation: Bool, upgraded: Bool, consumable: Bool,
             token: FoldText?,
             renewalSigned: Instant?, autoRenew: Bool?, autoRenewProductId: FoldText?, gracePeriodExpires: Instant?,
-            retrying: Bool?, renewalDate: Instant?, signal: SignalKind, notificationSigned: Instant?
+            retrying: Bool?, renewalDate: Instant?, signal: SignalKind, notificationSigned: Instant?,
+            isVoid: Bool = false
         ) {
             self.entry = entry
             self.seq = seq
@@ -111,6 +116,7 @@ extension EntitlementFold {
             self.isLink = isLink
             self.isCorrection = isCorrection
             self.hasOperatorPart = hasOperatorPart
+            self.isVoid = isVoid
             self.otid = otid
             self.userId = userId
             self.hasTransaction = hasTransaction
@@ -144,7 +150,8 @@ extension EntitlementFold {
             keyHash = texts.hash(key)
             isLink = record.source == .link
             isCorrection = record.source == .correction
-            hasOperatorPart = record.correction != nil || record.link != nil
+            hasOperatorPart = record.correction != nil || record.link != nil || record.void != nil
+            isVoid = record.source == .void || record.void != nil
             userId = record.subject.userId
             var type: String?
             if let notification = record.notification {

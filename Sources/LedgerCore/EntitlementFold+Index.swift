@@ -65,8 +65,10 @@ extension EntitlementFold {
             var assignment: [Int32] = []
             var visible: [Int] = []
             visible.reserveCapacity(facts.count)
+            let voided = voided(knownAt: knownAt)
             for index in facts.indices {
                 if let knownAt, facts[index].recordedAt > knownAt { continue }
+                if !voided.isEmpty, voided.drops(facts[index], texts) { continue }
                 if facts[index].isCorrection {
                     corrections.append(index)
                     continue
@@ -111,6 +113,56 @@ extension EntitlementFold {
             if !corrections.isEmpty {
                 let kept = Self.deduplicate(&corrections, corrections.indices, writingAt: 0, facts, texts, source)
                 corrections.removeLast(corrections.count - kept)
+            }
+        }
+
+        /// The records the visible voids (recorded by `knownAt`) take out: the fold leaves them out as if they
+        /// were not in its input, whatever the order of the input. A void names a record by seq; the record's
+        /// duplicates (its idempotency key under other seqs: a redelivery) go with it, so that no copy of it
+        /// counts. A void names any record but another void (the ledger refuses those; should an input hold one, it
+        /// is left without effect, so the answer never depends on which of two voids is read first). Empty when the
+        /// input holds no void, and then nothing is looked up.
+        private func voided(knownAt: Instant?) -> Voided {
+            var seqs: [UInt64] = []
+            var hasVoids = false
+            for fact in facts where fact.isVoid {
+                hasVoids = true
+                guard knownAt.map({ fact.recordedAt <= $0 }) ?? true, let seq = record(fact.entry).void?.seq else {
+                    continue
+                }
+                seqs.append(seq)
+            }
+            guard hasVoids else { return Voided() }
+            seqs.sort()
+            var keys: [(hash: UInt64, key: FoldText)] = []
+            for fact in facts where !fact.isVoid && Voided.search(seqs, fact.seq) {
+                if !keys.contains(where: { $0.hash == fact.keyHash && texts.equal($0.key, fact.key) }) {
+                    keys.append((fact.keyHash, fact.key))
+                }
+            }
+            return Voided(isEmpty: false, keys: keys)
+        }
+
+        /// The idempotency keys of the records the visible voids take out (see ``voided(knownAt:)``).
+        struct Voided {
+            /// Whether the input holds no void at all (then no record is looked up).
+            var isEmpty = true
+            var keys: [(hash: UInt64, key: FoldText)] = []
+
+            /// Whether a fact is a void, or a record (or a copy of a record) a visible void takes out.
+            func drops(_ fact: Fact, _ texts: FoldTexts) -> Bool {
+                fact.isVoid || keys.contains { $0.hash == fact.keyHash && texts.equal($0.key, fact.key) }
+            }
+
+            /// Whether sorted `seqs` hold `seq`.
+            static func search(_ seqs: [UInt64], _ seq: UInt64) -> Bool {
+                var low = 0
+                var high = seqs.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if seqs[middle] < seq { low = middle + 1 } else { high = middle }
+                }
+                return low < seqs.count && seqs[low] == seq
             }
         }
 

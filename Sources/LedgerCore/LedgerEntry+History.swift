@@ -2,7 +2,7 @@ extension LedgerEntry {
     /// The instant the record takes effect, which orders a subject's history.
     ///
     /// - a correction: its `from`;
-    /// - a link: when it was recorded;
+    /// - a link or a void: when it was recorded;
     /// - `REFUND`, `REVOKE`, `REFUND_REVERSED`: the transaction's revocationDate, else the signedDate;
     /// - a purchase, renewal, upgrade or resubscribe (`SUBSCRIBED`, `DID_RENEW`, `OFFER_REDEEMED`,
     ///   `DID_CHANGE_RENEWAL_PREF`/`UPGRADE`): the transaction's purchaseDate;
@@ -11,7 +11,7 @@ extension LedgerEntry {
     ///   ledger recorded it).
     public var effectiveAt: Instant {
         if let correction = record.correction { return correction.effectiveAt }
-        if record.source == .link { return recordedAt }
+        if record.source == .link || record.source == .void || record.void != nil { return recordedAt }
         if let notification = record.notification {
             switch notification.type {
             case NotificationType.refund, NotificationType.revoke, NotificationType.refundReversed:
@@ -50,10 +50,11 @@ extension LedgerEntry {
     /// | `informational` | `CONSUMPTION_REQUEST`, `TEST`, and the other known types without effect |
     /// | `unknown` | a notification type the ledger does not know (kept, never fatal) |
     /// | `transaction` / `renewalInfo` | a transaction / renewal info imported from the Server API or a receipt |
-    /// | `correction` / `link` | an operator's correction / link |
+    /// | `correction` / `link` / `void` | an operator's correction / link / void |
     public var kind: String {
         if record.source == .correction || record.correction != nil { return "correction" }
         if record.source == .link || record.link != nil { return "link" }
+        if record.source == .void || record.void != nil { return "void" }
         guard let notification = record.notification else {
             if record.transaction != nil { return "transaction" }
             return record.renewal != nil ? "renewalInfo" : "unknown"

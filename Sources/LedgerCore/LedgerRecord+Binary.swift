@@ -15,9 +15,10 @@
 ///
 /// ```text
 /// record       = version:u8 (= 2)  parts:varint  environment:str  source:u8  idempotencyKey:str  subject
-///                [notification] [transaction] [renewal] [evidence] [correction] [link]
+///                [notification] [transaction] [renewal] [evidence] [correction] [link] [previous-owner] [void]
 ///                [notification-rest] [transaction-rest] [renewal-rest]
-///     parts bits: 0 notification, 1 transaction, 2 renewal, 3 evidence, 4 correction, 5 link
+///     parts bits: 0 notification, 1 transaction, 2 renewal, 3 evidence, 4 correction, 5 link,
+///                6 previous-owner (the link's), 7 void
 /// subject      = mask  [originalTransactionId:str] [appAccountToken:str] [userId:signed]
 ///     mask bits: 0 originalTransactionId, 1 appAccountToken, 2 userId
 /// notification = mask  type:str  signedDate:instant  [subtype:str]
@@ -48,7 +49,14 @@
 /// correction   = action:u8  (0 grant: productId:str from:instant until:instant | 1 revoke: from:instant)
 ///                reason:str  operator:str
 /// link         = reason:str  operator:str
+/// previous-owner = mask  [appAccountToken:str] [userId:signed]
+///     mask bits: 0 appAccountToken, 1 userId (who owned the subscription before a reassigning link)
+/// void         = seq:varint  reason:str  operator:str
 /// ```
+///
+/// Parts bits 6 and 7 came later than the others (without a new version byte: a record without them is
+/// encoded as before, so every record written earlier reads as it did); a build that predates them refuses a
+/// record that sets them as malformed.
 ///
 /// Decoding is strict: an unknown mask bit or action, an `Int32` field out of range, invalid UTF-8, a
 /// back-reference to a string not yet seen, or bytes left over after the record are ``CoreError/Code/malformed``;
@@ -107,6 +115,8 @@ extension LedgerRecord {
         if evidence != nil { parts |= 1 << 3 }
         if correction != nil { parts |= 1 << 4 }
         if link != nil { parts |= 1 << 5 }
+        if link?.previousOwner != nil { parts |= 1 << 6 }
+        if void != nil { parts |= 1 << 7 }
         writer.writeVarint(parts)
         writer.writeString(environment.rawValue)
         writer.writeByte(source.rawValue)
@@ -123,7 +133,7 @@ extension LedgerRecord {
         return (key, SharedStrings(otid: subjectOTID, token: subjectToken))
     }
 
-    /// Writes the evidence, correction and link parts, in both versions.
+    /// Writes the evidence, correction, link, previous-owner and void parts, in both versions.
     func writeLastParts(into writer: inout BinaryWriter) {
         if let evidence { writer.writeBytes(evidence) }
         if let correction {
@@ -143,6 +153,19 @@ extension LedgerRecord {
         if let link {
             writer.writeString(link.reason)
             writer.writeString(link.operatorName)
+            if let owner = link.previousOwner {
+                var mask: UInt64 = 0
+                if owner.appAccountToken != nil { mask |= 1 << 0 }
+                if owner.userId != nil { mask |= 1 << 1 }
+                writer.writeVarint(mask)
+                if let token = owner.appAccountToken { writer.writeString(token) }
+                if let userId = owner.userId { writer.writeSigned(userId) }
+            }
+        }
+        if let void {
+            writer.writeVarint(void.seq)
+            writer.writeString(void.reason)
+            writer.writeString(void.operatorName)
         }
     }
 }

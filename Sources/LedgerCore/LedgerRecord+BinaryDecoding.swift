@@ -37,7 +37,7 @@ extension LedgerRecord {
             throw CoreError(.malformed, "record encoding version \(version) does not exist; the record is damaged")
         }
         let parts = try reader.readVarint()
-        try checkMask(parts, bits: 6, group: "record parts")
+        try checkMask(parts, bits: 8, group: "record parts")
         let environment = LedgerEnvironment(rawValue: try reader.readString())
         let source = RecordSource(rawValue: try reader.readByte())
         let key = try reader.readString()
@@ -53,29 +53,49 @@ extension LedgerRecord {
             let notification = parts & 1 << 0 != 0 ? try NotificationFacts.decodeVersion1(&reader) : nil
             let transaction = parts & 1 << 1 != 0 ? try TransactionFacts.decodeVersion1(&reader) : nil
             let renewal = parts & 1 << 2 != 0 ? try RenewalFacts.decodeVersion1(&reader) : nil
-            let (evidence, correction, link) = try decodeLastParts(parts, &reader)
+            let last = try decodeLastParts(parts, &reader)
             return LedgerRecord(
                 environment: environment, source: source, idempotencyKey: key, subject: subject,
-                notification: notification, transaction: transaction, renewal: renewal, evidence: evidence,
-                correction: correction, link: link)
+                notification: notification, transaction: transaction, renewal: renewal, evidence: last.evidence,
+                correction: last.correction, link: last.link, void: last.void)
         }
-        let (notification, transaction, renewal, evidence, correction, link) = try decodeVersion2Parts(
-            parts, &reader)
+        let (notification, transaction, renewal, last) = try decodeVersion2Parts(parts, &reader)
         return LedgerRecord(
             environment: environment, source: source, idempotencyKey: key, subject: subject,
-            notification: notification, transaction: transaction, renewal: renewal, evidence: evidence,
-            correction: correction, link: link)
+            notification: notification, transaction: transaction, renewal: renewal, evidence: last.evidence,
+            correction: last.correction, link: last.link, void: last.void)
     }
 
-    /// The evidence, correction and link parts, in both versions.
+    /// The evidence, correction, link (with its previous owner) and void parts, in both versions.
+    typealias LastParts = (evidence: [UInt8]?, correction: Correction?, link: Link?, void: Voiding?)
+
+    /// Reads the evidence, correction, link (with its previous owner) and void parts, in both versions.
     private static func decodeLastParts(_ parts: UInt64, _ reader: inout BinaryReader) throws(CoreError)
-        -> (evidence: [UInt8]?, correction: Correction?, link: Link?)
+        -> LastParts
     {
         let evidence = parts & 1 << 3 != 0 ? try reader.readBytes(maxLength: maxEvidenceLength) : nil
         let correction = parts & 1 << 4 != 0 ? try decodeCorrection(&reader) : nil
-        let link =
-            parts & 1 << 5 != 0 ? Link(reason: try reader.readString(), operatorName: try reader.readString()) : nil
-        return (evidence, correction, link)
+        var link: Link?
+        if parts & 1 << 5 != 0 {
+            link = Link(reason: try reader.readString(), operatorName: try reader.readString())
+        }
+        if parts & 1 << 6 != 0 {
+            guard link != nil else {
+                throw CoreError(.malformed, "a previous owner without a link; the record is damaged")
+            }
+            let mask = try reader.readVarint()
+            try checkMask(mask, bits: 2, group: "previous owner")
+            var owner = Subject()
+            if mask & 1 << 0 != 0 { owner.appAccountToken = try reader.readString() }
+            if mask & 1 << 1 != 0 { owner.userId = try reader.readSigned() }
+            link?.previousOwner = owner
+        }
+        var void: Voiding?
+        if parts & 1 << 7 != 0 {
+            void = Voiding(
+                seq: try reader.readVarint(), reason: try reader.readString(), operatorName: try reader.readString())
+        }
+        return (evidence, correction, link, void)
     }
 
     private static func decodeCorrection(_ reader: inout BinaryReader) throws(CoreError) -> Correction {
@@ -113,8 +133,7 @@ extension LedgerRecord {
     /// each value built once from them: a value built from an intermediate one holding its strings (retained into
     /// it, released after) made the whole decoder a quarter slower.
     private static func decodeVersion2Parts(_ parts: UInt64, _ reader: inout BinaryReader) throws(CoreError) -> (
-        NotificationFacts?, TransactionFacts?, RenewalFacts?, evidence: [UInt8]?, correction: Correction?,
-        link: Link?
+        NotificationFacts?, TransactionFacts?, RenewalFacts?, LastParts
     ) {
         let hasNotification = parts & 1 << 0 != 0
         let hasTransaction = parts & 1 << 1 != 0
@@ -172,7 +191,7 @@ extension LedgerRecord {
             if renewalMask & 1 << 6 != 0 { gracePeriodExpiresDate = try reader.readInstant() }
             if renewalMask & 1 << 8 != 0 { renewalDate = try reader.readInstant() }
         }
-        let (evidence, correction, link) = try decodeLastParts(parts, &reader)
+        let last = try decodeLastParts(parts, &reader)
         // The others, and each value.
         var notification: NotificationFacts?
         if hasNotification {
@@ -227,7 +246,7 @@ extension LedgerRecord {
                 priceIncreaseStatus: priceIncreaseStatus, renewalPrice: renewalPrice, currency: renewalCurrency,
                 signedDate: renewalSigned)
         }
-        return (notification, transaction, renewal, evidence, correction, link)
+        return (notification, transaction, renewal, last)
     }
 }
 

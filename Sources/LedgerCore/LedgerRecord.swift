@@ -17,9 +17,11 @@ public struct RecordSource: Hashable, Sendable, CustomStringConvertible {
     public static let correction = RecordSource(rawValue: 5)
     /// An operator's link of an orphan subscription to a user.
     public static let link = RecordSource(rawValue: 6)
+    /// An operator's void of an earlier record.
+    public static let void = RecordSource(rawValue: 7)
 
     /// A short name: `notification`, `transactionHistory`, `subscriptionStatus`, `legacyReceipt`,
-    /// `correction`, `link`, or `source-N`.
+    /// `correction`, `link`, `void`, or `source-N`.
     public var description: String {
         switch self {
         case .notification: return "notification"
@@ -28,6 +30,7 @@ public struct RecordSource: Hashable, Sendable, CustomStringConvertible {
         case .legacyReceipt: return "legacyReceipt"
         case .correction: return "correction"
         case .link: return "link"
+        case .void: return "void"
         default: return "source-\(rawValue)"
         }
     }
@@ -92,7 +95,7 @@ public struct NotificationFacts: Hashable, Sendable {
 }
 
 /// The normalised form of everything the log holds, whatever its source: an App Store notification,
-/// an imported transaction or subscription status, a legacy receipt, an operator correction or link.
+/// an imported transaction or subscription status, a legacy receipt, an operator correction, link or void.
 ///
 /// Records are immutable facts. The entitlement fold derives every projection from them.
 public struct LedgerRecord: Hashable, Sendable {
@@ -119,12 +122,14 @@ public struct LedgerRecord: Hashable, Sendable {
     public var correction: Optional<Correction>
     /// The link, for link records.
     public var link: Optional<Link>
+    /// The void, for void records.
+    public var void: Optional<Voiding>
 
     /// Creates a record.
     public init(
         environment: LedgerEnvironment, source: RecordSource, idempotencyKey: String, subject: Subject,
         notification: NotificationFacts? = nil, transaction: TransactionFacts? = nil, renewal: RenewalFacts? = nil,
-        evidence: [UInt8]? = nil, correction: Correction? = nil, link: Link? = nil
+        evidence: [UInt8]? = nil, correction: Correction? = nil, link: Link? = nil, void: Voiding? = nil
     ) {
         self.environment = environment
         self.source = source
@@ -136,6 +141,7 @@ public struct LedgerRecord: Hashable, Sendable {
         self.evidence = evidence
         self.correction = correction
         self.link = link
+        self.void = void
     }
 }
 

@@ -39,10 +39,37 @@ public struct Link: Hashable, Sendable {
     public var reason: String
     /// Who made it.
     public var operatorName: String
+    /// Who owned the subscription before, when the link moves it from another user or account (`ledger link
+    /// --reassign`): its user id and token, no original transaction id. Nil for the link of an orphan.
+    public var previousOwner: Optional<Subject>
 
     /// Creates a link.
-    public init(reason: String, operatorName: String) {
+    public init(reason: String, operatorName: String, previousOwner: Subject? = nil) {
+        self.reason = reason
+        self.operatorName = operatorName
+        self.previousOwner = previousOwner
+    }
+}
+
+/// An operator's void of one earlier record: a compensating fact that takes the voided record's facts out of
+/// every answer from the void's recording time on. It never rewrites the voided record; as known before the
+/// void, the voided record still counts. (Not named `Void`, which would shadow Swift's `Void` wherever
+/// LedgerCore is imported.)
+public struct Voiding: Hashable, Sendable {
+    /// The seq of the record it voids.
+    public var seq: UInt64
+    /// Why, in the operator's words.
+    public var reason: String
+    /// Who made it.
+    public var operatorName: String
+
+    /// Creates a void of record `seq`.
+    public init(seq: UInt64, reason: String, operatorName: String) {
+        self.seq = seq
         self.reason = reason
         self.operatorName = operatorName
     }
+
+    /// The idempotency key of the void of record `seq`: `void:<seq>`, so that a record is voided once.
+    public static func idempotencyKey(voiding seq: UInt64) -> String { "void:\(seq)" }
 }

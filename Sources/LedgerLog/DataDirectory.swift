@@ -3,7 +3,7 @@ import LedgerSystem
 /// The layout of a data directory:
 ///
 /// ```
-/// meta                      format version and environment, written once at the first write
+/// meta                      format version, environment and app identity, written at the first write
 /// LOCK                      the writer's flock; holds the holder's pid and command line
 /// log/<20-digit seq>.seg    segments, named by their first record's seq
 /// index/<name>              derived files (indexes, snapshots): rebuilt when stale or damaged
@@ -37,17 +37,26 @@ struct DataDirectory: Sendable {
     }
 }
 
-/// The `meta` file: the format version and the environment the directory is bound to.
+/// The `meta` file: the format version, the environment and the app identity the directory is bound to.
 ///
-/// Three text lines: `ledger-log format 1`, `environment NAME`, and `crc32c HEX` over the first two lines.
+/// Three text lines: `ledger-log format 1`, `environment NAME`, and `crc32c HEX` over the first two lines. Then,
+/// once an identity is bound, `bundle-id ID`, in production `app-apple-id N`, and `crc32c HEX` over every byte
+/// before it: after the first checksum, so that a ledger of an earlier version still reads the file.
 struct Meta: Equatable, Sendable {
     var version: UInt8
     var environment: String
+    var identity: AppIdentity?
 
     func encoded() -> [UInt8] {
         let body = Array("ledger-log format \(version)\nenvironment \(environment)\n".utf8)
-        let crc = String(CRC32C.checksum(body), radix: 16)
-        return body + Array("crc32c \(crc)\n".utf8)
+        var bytes = body + Array("crc32c \(String(CRC32C.checksum(body), radix: 16))\n".utf8)
+        if let identity {
+            var lines = "bundle-id \(identity.bundleId)\n"
+            if let id = identity.appAppleId { lines += "app-apple-id \(id)\n" }
+            bytes += Array(lines.utf8)
+            bytes += Array("crc32c \(String(CRC32C.checksum(bytes), radix: 16))\n".utf8)
+        }
+        return bytes
     }
 
     /// Reads the meta file; nil when it does not exist.
@@ -79,6 +88,32 @@ struct Meta: Equatable, Sendable {
                 "\(directory.root) was written by log format \(version); this ledger reads up to "
                     + "\(LogFormat.version). Upgrade the ledger")
         }
-        return Meta(version: version, environment: String(lines[1].dropFirst(12)))
+        return Meta(
+            version: version, environment: String(lines[1].dropFirst(12)),
+            identity: try identity(lines, directory))
+    }
+
+    /// The identity lines after the first checksum (none in a directory bound before identities were recorded).
+    private static func identity(_ all: [Substring], _ directory: DataDirectory) throws(LogError) -> AppIdentity? {
+        let lines = all.last == "" ? all.dropFirst(3).dropLast() : all.dropFirst(3)
+        guard !lines.isEmpty else { return nil }
+        let damaged = LogError(
+            .damaged,
+            "\(directory.meta) is damaged (its identity lines are unreadable); restore it from a backup, or "
+                + "remove the lines after the first crc32c line to bind the identity again at the next write")
+        guard lines.count == 2 || lines.count == 3, let check = lines.last, check.hasPrefix("crc32c "),
+            let bundle = lines.first, bundle.hasPrefix("bundle-id "), bundle.count > 10
+        else { throw damaged }
+        var appAppleId: Int64?
+        if lines.count == 3 {
+            let line = lines[lines.startIndex + 1]
+            guard line.hasPrefix("app-apple-id "), let id = Int64(line.dropFirst(13)) else { throw damaged }
+            appAppleId = id
+        }
+        let covered = Array(all[..<(lines.endIndex - 1)].map { "\($0)\n" }.joined().utf8)
+        guard String(CRC32C.checksum(covered), radix: 16) == check.dropFirst(7) else {
+            throw LogError(.damaged, "\(directory.meta) fails its identity checksum; restore it from a backup")
+        }
+        return AppIdentity(bundleId: String(bundle.dropFirst(10)), appAppleId: appAppleId)
     }
 }

@@ -137,7 +137,8 @@ extension EventLog {
             }
             let context = WriteContext(
                 last: last, segmentCount: state.segments.count, dirty: dirtySegment, headHash: state.headHash,
-                environment: environment, metaWritten: state.metaWritten, dirtyTail: state.dirtyTail,
+                environment: environment, metaWritten: state.metaWritten, identity: state.identity,
+                dirtyTail: state.dirtyTail,
                 syncEvidenceFirst: batch.contains { $0.syncEvidenceFirst })
             lock.unlock()
             let (written, newSegment, dirty) = writeBatch(plan, context, buffer)

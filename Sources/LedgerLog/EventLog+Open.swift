@@ -28,12 +28,26 @@ extension EventLog {
     /// Opens a log: reads `meta`, walks every segment (a reader: what follows the positions checkpoint), cuts a torn
     /// tail (writer) and loads or rebuilds indexes.
     static func open(
-        _ layout: DataDirectory, environment: String?, writable: Bool, options: LogOptions,
+        _ layout: DataDirectory, environment: String?, app: AppIdentity?, writable: Bool, options: LogOptions,
         fileSystem: any FileSystem, clock: @escaping @Sendable () -> Int64, writerLock: WriterLock?
     ) throws(LogError) -> EventLog {
         let meta = try Meta.read(fileSystem, layout)
         if let meta, let environment, meta.environment != environment {
             throw environmentMismatch(layout, bound: meta.environment, wanted: environment)
+        }
+        if let app {
+            guard !app.bundleId.isEmpty, app.bundleId.utf8.count <= 255, !app.bundleId.contains("\n"),
+                !app.bundleId.contains(" ")
+            else {
+                throw LogError(.invalidEntry, "a bundle id is 1 to 255 bytes without spaces (got \(app.bundleId))")
+            }
+            if let bound = meta?.identity, let refusal = bound.refusal(of: app, at: layout.root) { throw refusal }
+        }
+        // What `meta` holds, or what this writer binds at its first write (an identity an older `meta` lacks).
+        let bound = meta?.identity
+        var binding: AppIdentity?
+        if let app {
+            if let bound { binding = bound.adding(app) } else { binding = app }
         }
         // The writer needs its indexes at once (duplicates); a reader builds them on first use.
         var keyIndex = KeyIndex()
@@ -89,7 +103,9 @@ extension EventLog {
                 throw LogError(code, problem.message)
             }
         }
-        var state = State(environment: meta?.environment ?? walk.environment ?? environment, metaWritten: meta != nil)
+        var state = State(
+            environment: meta?.environment ?? walk.environment ?? environment,
+            metaWritten: meta != nil && binding == nil, identity: binding ?? bound)
         state.segments = segments
         state.headSeq = walk.headSeq
         state.headTime = walk.headTime

@@ -13,6 +13,8 @@ struct WriteContext {
     var headHash: [UInt8]
     var environment: String
     var metaWritten: Bool
+    /// The app identity to bind with `meta` when it is not written yet.
+    var identity: AppIdentity?
     var dirtyTail: (segment: Int, size: Int64)?
     /// Whether evidence stored without a sync must be made durable (the pack synced) before the records.
     var syncEvidenceFirst = false
@@ -30,7 +32,7 @@ extension EventLog {
         var dirty = context.dirtyTail
         var newSegment: Segment?
         do throws(LogError) {
-            if !context.metaWritten { try bind(environment: context.environment) }
+            if !context.metaWritten { try bind(environment: context.environment, identity: context.identity) }
             if context.syncEvidenceFirst {
                 do {
                     try evidencePacks.sync()
@@ -170,18 +172,22 @@ extension EventLog {
         fileSystem.startWriteback(fd, offset: base + Int64(range.lowerBound), count: range.count)
     }
 
-    /// Binds the data directory to its environment: writes `meta` durably, once.
-    private func bind(environment: String) throws(LogError) {
+    /// Binds the data directory to its environment and app: writes `meta` durably, once, and again when it lacks
+    /// the identity this writer names (a directory bound before identities were recorded).
+    private func bind(environment: String, identity: AppIdentity?) throws(LogError) {
         guard environment.utf8.count <= LogFormat.maxEnvironmentLength, !environment.isEmpty,
             !environment.contains("\n")
         else {
             throw LogError(.invalidEntry, "an environment name is 1 to 63 bytes on one line (got \(environment))")
         }
-        guard try Meta.read(fileSystem, directory) == nil else { return }
+        let existing = try Meta.read(fileSystem, directory)
+        if let existing, identity == nil || existing.identity == identity { return }
+        let meta = Meta(
+            version: existing?.version ?? LogFormat.version, environment: existing?.environment ?? environment,
+            identity: identity ?? existing?.identity)
         do {
             try fileSystem.createDirectories(directory.log)
-            try fileSystem.writeFileDurably(
-                directory.meta, Meta(version: LogFormat.version, environment: environment).encoded())
+            try fileSystem.writeFileDurably(directory.meta, meta.encoded())
         } catch {
             throw LogError.system(error, "binding \(directory.root) to \(environment)")
         }

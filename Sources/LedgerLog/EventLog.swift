@@ -2,7 +2,7 @@ import LedgerSystem
 
 /// The append-only, checksummed, hash-chained log of one data directory.
 ///
-/// Open it as the one writer (``openWriter(at:environment:options:fileSystem:clock:)``, which takes the
+/// Open it as the one writer (``openWriter(at:environment:app:options:fileSystem:clock:)``, which takes the
 /// directory's lock and recovers from a crash) or as a reader (``openReader(at:fileSystem:)``, no lock).
 /// Appends from many threads are group-committed: one write and one `fdatasync` per batch, and
 /// ``append(_:)`` returns only once its records are durable. The on-disk format is documented in
@@ -39,6 +39,8 @@ public final class EventLog: @unchecked Sendable {
     struct State {
         var environment: String?
         var metaWritten: Bool
+        /// The app identity `meta` holds, or (a writer's, while `metaWritten` is false) the one it binds next.
+        var identity: AppIdentity?
         var segments: [Segment] = []
         var headSeq: UInt64 = 0
         var headHash: [UInt8] = []
@@ -94,10 +96,14 @@ public final class EventLog: @unchecked Sendable {
     /// indexes the evidence packs and cuts the bytes after the last pack's last valid entry the same way, unless a
     /// record refers to evidence in them (found by the options' ``LogOptions/evidenceReferences``): that is damage
     /// (``LogError/Code/damaged`` naming pack, offset and record), and nothing is cut.
-    /// - Parameter environment: the environment this writer writes; a directory already bound to another one is
-    ///   refused with ``LogError/Code/environmentMismatch``. Nil: whatever the directory is bound to.
+    /// - Parameters:
+    ///   - environment: the environment this writer writes; a directory already bound to another one is
+    ///     refused with ``LogError/Code/environmentMismatch``. Nil: whatever the directory is bound to.
+    ///   - app: the app this writer writes for, recorded in `meta` at the first write (also into a directory bound
+    ///     before identities were recorded); a directory bound to another app is refused with
+    ///     ``LogError/Code/appMismatch``. Nil: whatever the directory is bound to.
     public static func openWriter(
-        at directory: String, environment: String?, options: LogOptions = .init(),
+        at directory: String, environment: String?, app: AppIdentity? = nil, options: LogOptions = .init(),
         fileSystem: any FileSystem = PosixFileSystem(), clock: @escaping @Sendable () -> Int64 = wallClockMillis
     ) throws(LogError) -> EventLog {
         let layout = DataDirectory(root: directory)
@@ -109,7 +115,7 @@ public final class EventLog: @unchecked Sendable {
         let lock = try WriterLock.acquire(fileSystem, layout, command: options.lockHolder)
         do {
             return try open(
-                layout, environment: environment, writable: true, options: options, fileSystem: fileSystem,
+                layout, environment: environment, app: app, writable: true, options: options, fileSystem: fileSystem,
                 clock: clock, writerLock: lock)
         } catch {
             lock.release(fileSystem)
@@ -123,7 +129,7 @@ public final class EventLog: @unchecked Sendable {
         at directory: String, options: LogOptions = .init(), fileSystem: any FileSystem = PosixFileSystem()
     ) throws(LogError) -> EventLog {
         try open(
-            DataDirectory(root: directory), environment: nil, writable: false, options: options,
+            DataDirectory(root: directory), environment: nil, app: nil, writable: false, options: options,
             fileSystem: fileSystem, clock: wallClockMillis, writerLock: nil)
     }
 
@@ -139,6 +145,11 @@ public final class EventLog: @unchecked Sendable {
     /// The time of the last record, in ms since the epoch (0 when empty).
     public var headTime: Int64 {
         lock.withLock { state.headTime }
+    }
+
+    /// The app identity the directory is bound to (for a writer, the one it binds at its first write), if any.
+    public var appIdentity: AppIdentity? {
+        lock.withLock { state.identity }
     }
 
     /// The environment the directory is bound to (nil until its first write when none was given).

@@ -14,6 +14,8 @@ public struct LogError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let locked = Code("locked")
         /// The data directory belongs to another environment.
         public static let environmentMismatch = Code("environmentMismatch")
+        /// The data directory belongs to another app (bundle id or App Apple ID).
+        public static let appMismatch = Code("appMismatch")
         /// No environment is known yet: the directory has never been written and none was given.
         public static let environmentUnknown = Code("environmentUnknown")
         /// Records before the tail are damaged or altered; the log will not guess.

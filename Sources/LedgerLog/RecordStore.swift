@@ -12,7 +12,8 @@ import LedgerCrypto
 ///   SHA-256(previous hash ‖ record) from the environment's genesis hash;
 /// - an append is all-or-nothing and durable on return; an entry whose idempotency key is already stored
 ///   (or earlier in the same call) is reported as a duplicate and not stored again;
-/// - the store is bound to one environment at its first append;
+/// - the store is bound to one environment at its first append, and to the app identity its writer names (at the
+///   first append that names one); a writer naming another environment or app is refused;
 /// - evidence is content-addressed by SHA-256 and durable before the records that reference it.
 public protocol RecordStore: AnyObject, Sendable {
     /// The last record's seq (0 when empty) and its chain hash.
@@ -21,6 +22,8 @@ public protocol RecordStore: AnyObject, Sendable {
     var headTime: Int64 { get }
     /// The environment the store is bound to, once anything was appended.
     var environment: String? { get }
+    /// The app the store is bound to (bundle id and, in production, App Apple ID), once a write named one.
+    var appIdentity: AppIdentity? { get }
     /// Where the store lives, for messages (a directory or a connection string without its password).
     var path: String { get }
     /// Whether this handle may append.

@@ -3,7 +3,8 @@
 /// ledgers side by side. README, "PostgreSQL", documents them for database teams.
 ///
 /// - `meta`: one row, written with the first record: the format version and the environment the ledger is bound
-///   to (and its genesis hash).
+///   to (and its genesis hash), and the app it is bound to: `bundle_id` and, in production, `app_apple_id`
+///   (columns added to an older `meta` by the first write that names an app, then filled once).
 /// - `records`: the log. `seq` is gap-free from 1 (writers are serialised by an advisory lock and assign
 ///   head + 1…), `idempotency_key` is unique, `hash` is the chain hash SHA-256(previous hash ‖ record body), the
 ///   same bytes as the file log's. Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE.
@@ -29,7 +30,9 @@ enum PostgresSchema {
             id int PRIMARY KEY CHECK (id = 1),
             format int NOT NULL,
             environment text NOT NULL,
-            genesis bytea NOT NULL
+            genesis bytea NOT NULL,
+            bundle_id text,
+            app_apple_id bigint
         );
         CREATE TABLE IF NOT EXISTS records (
             seq bigint PRIMARY KEY CHECK (seq > 0),
@@ -70,6 +73,13 @@ enum PostgresSchema {
             FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
         COMMIT;
         """
+
+    /// Adds the identity columns to a `meta` table created before identities were recorded.
+    static let identityColumns =
+        "ALTER TABLE meta ADD COLUMN IF NOT EXISTS bundle_id text, ADD COLUMN IF NOT EXISTS app_apple_id bigint"
+
+    /// The bound identity's columns, read whether or not the table has them yet (from the alias `m` of `meta`).
+    static let identitySelect = "to_jsonb(m) ->> 'bundle_id', to_jsonb(m) ->> 'app_apple_id'"
 
     /// The columns of a record, in the order ``PostgresStore`` reads them.
     static let recordColumns = "seq, recorded_at, idempotency_key, subject_keys, payload, hash"

@@ -6,6 +6,7 @@ struct PostgresHead {
     var hash: [UInt8]
     var time: Int64
     var environment: String
+    var identity: AppIdentity?
 }
 
 extension PostgresStore {
@@ -65,6 +66,7 @@ extension PostgresStore {
             }
         }
         knownEnvironment.withLock { $0 = head.environment }
+        if let identity = head.identity { knownIdentity.withLock { $0 = identity } }
         lastHead.withLock { last in
             if head.seq >= last.seq { last = (head.seq, head.hash, head.time) }
         }
@@ -75,7 +77,7 @@ extension PostgresStore {
     private func lockedHead(_ session: PostgresSession) throws(LogError) -> PostgresHead {
         let result = try session.execute(
             """
-            SELECT m.environment, m.format, r.seq, r.hash, r.recorded_at
+            SELECT m.environment, m.format, r.seq, r.hash, r.recorded_at, \(PostgresSchema.identitySelect)
             FROM (SELECT 1) AS one
             LEFT JOIN meta AS m ON m.id = 1
             LEFT JOIN (SELECT seq, hash, recorded_at FROM records ORDER BY seq DESC LIMIT 1) AS r ON true
@@ -108,13 +110,38 @@ extension PostgresStore {
                 throw Self.mismatch(bound: environment, wanted: requested, path)
             }
         }
+        let identity = try bindIdentity(session, bound: Self.identity(result, 0, 5))
         if result.isNull(0, 2) {
             return PostgresHead(
-                seq: 0, hash: LogFormat.genesis(environment: environment), time: 0, environment: environment)
+                seq: 0, hash: LogFormat.genesis(environment: environment), time: 0, environment: environment,
+                identity: identity)
         }
         return PostgresHead(
             seq: UInt64(try Self.integer(result, 0, 2)), hash: result.bytes(0, 3), time: try Self.integer(result, 0, 4),
-            environment: environment)
+            environment: environment, identity: identity)
+    }
+
+    /// Refuses a writer of another app, and records the writer's identity when `meta` lacks it (or its App Apple
+    /// ID); returns the identity bound now. Holding the writers' lock, `meta`'s row written.
+    private func bindIdentity(_ session: PostgresSession, bound: AppIdentity?) throws(LogError) -> AppIdentity? {
+        guard let app = requestedApp else { return bound }
+        if let bound, let refusal = bound.refusal(of: app, at: "the ledger at \(path)") { throw refusal }
+        let binding: AppIdentity
+        if let bound {
+            guard let added = bound.adding(app) else { return bound }
+            binding = added
+        } else {
+            binding = app
+        }
+        try session.execute(PostgresSchema.identityColumns)
+        if let appAppleId = binding.appAppleId {
+            try session.execute(
+                "UPDATE meta SET bundle_id = $1, app_apple_id = $2 WHERE id = 1",
+                [.text(binding.bundleId), .int64(appAppleId)])
+        } else {
+            try session.execute("UPDATE meta SET bundle_id = $1 WHERE id = 1", [.text(binding.bundleId)])
+        }
+        return binding
     }
 
     /// The seqs of those keys that are already stored.

@@ -16,12 +16,15 @@ import Synchronization
 public final class PostgresStore: RecordStore {
     let connectionString: String
     let requestedEnvironment: String?
+    let requestedApp: AppIdentity?
     let clock: @Sendable () -> Int64
     let writer: Mutex<PostgresSession?>
     let reader: Mutex<PostgresSession?>
     let commits = GroupCommit()
     /// The bound environment, once known (it never changes after that).
     let knownEnvironment = Mutex<String?>(nil)
+    /// The bound app identity, once known (it only ever gains an App Apple ID after that).
+    let knownIdentity = Mutex<AppIdentity?>(nil)
     /// The last head read, answered when the database cannot be reached (the head never goes back).
     let lastHead = Mutex<(seq: UInt64, hash: [UInt8], time: Int64)>((0, [], 0))
     let closed = Atomic<Bool>(false)
@@ -34,11 +37,13 @@ public final class PostgresStore: RecordStore {
     public var recovery: RecoveryReport? { nil }
 
     private init(
-        connectionString: String, environment: String?, writable: Bool, clock: @escaping @Sendable () -> Int64,
-        writerSession: sending PostgresSession?, readerSession: sending PostgresSession
+        connectionString: String, environment: String?, app: AppIdentity?, writable: Bool,
+        clock: @escaping @Sendable () -> Int64, writerSession: sending PostgresSession?,
+        readerSession: sending PostgresSession
     ) {
         self.connectionString = connectionString
         self.requestedEnvironment = environment
+        self.requestedApp = app
         self.clock = clock
         self.isWriter = writable
         self.path = PostgresURL.redacted(connectionString)
@@ -47,22 +52,33 @@ public final class PostgresStore: RecordStore {
     }
 
     /// Connects as a writer, creating the ledger's tables when they are missing.
-    /// - Parameter environment: the environment this writer writes; a ledger already bound to another one is
-    ///   refused with `LogError.Code.environmentMismatch`. Nil: whatever the ledger is bound to.
+    /// - Parameters:
+    ///   - environment: the environment this writer writes; a ledger already bound to another one is refused with
+    ///     `LogError.Code.environmentMismatch`. Nil: whatever the ledger is bound to.
+    ///   - app: the app this writer writes for, recorded in `meta` with the first append (also into a ledger
+    ///     bound before identities were recorded); a ledger bound to another app is refused with
+    ///     `LogError.Code.appMismatch`. Nil: whatever the ledger is bound to.
     /// - Throws: `LogError.Code.io` when the server cannot be reached or refuses the schema;
-    ///   `environmentMismatch`; `unsupportedVersion` for tables of a newer format.
+    ///   `environmentMismatch`; `appMismatch`; `unsupportedVersion` for tables of a newer format.
     public static func openWriter(
-        url connectionString: String, environment: String?, clock: @escaping @Sendable () -> Int64 = wallClockMillis
+        url connectionString: String, environment: String?, app: AppIdentity? = nil,
+        clock: @escaping @Sendable () -> Int64 = wallClockMillis
     ) throws(LogError) -> PostgresStore {
         let session = try connect(connectionString)
         try session.createTables()
         try ensureDurableCommits(session)
         let store = PostgresStore(
-            connectionString: connectionString, environment: environment, writable: true, clock: clock,
+            connectionString: connectionString, environment: environment, app: app, writable: true, clock: clock,
             writerSession: session, readerSession: try connect(connectionString))
         if let bound = store.environment, let environment, bound != environment {
             store.close()
             throw mismatch(bound: bound, wanted: environment, store.path)
+        }
+        if let app, let bound = store.storedIdentity,
+            let refusal = bound.refusal(of: app, at: "the ledger at \(store.path)")
+        {
+            store.close()
+            throw refusal
         }
         return store
     }
@@ -71,7 +87,7 @@ public final class PostgresStore: RecordStore {
     /// appends are refused. A reader may point at a streaming replica.
     public static func openReader(url connectionString: String) throws(LogError) -> PostgresStore {
         PostgresStore(
-            connectionString: connectionString, environment: nil, writable: false, clock: wallClockMillis,
+            connectionString: connectionString, environment: nil, app: nil, writable: false, clock: wallClockMillis,
             writerSession: nil, readerSession: try connect(connectionString))
     }
 
@@ -86,6 +102,33 @@ public final class PostgresStore: RecordStore {
         }
         if let found { knownEnvironment.withLock { $0 = found } }
         return found
+    }
+
+    /// The app the ledger is bound to; for a writer whose ledger names none yet, the one it binds with its next
+    /// append.
+    public var appIdentity: AppIdentity? {
+        storedIdentity ?? (isWriter ? requestedApp : nil)
+    }
+
+    /// The app identity `meta` holds, if any.
+    var storedIdentity: AppIdentity? {
+        if let known = knownIdentity.withLock({ $0 }) { return known }
+        let found = try? withReader { session throws(LogError) -> AppIdentity? in
+            guard try session.tablesExist() else { return nil }
+            let result = try session.execute("SELECT \(PostgresSchema.identitySelect) FROM meta AS m WHERE id = 1")
+            guard result.rowCount == 1 else { return nil }
+            return Self.identity(result, 0, 0)
+        }
+        guard let found else { return nil }
+        knownIdentity.withLock { $0 = found }
+        return found
+    }
+
+    /// The identity in columns `column` (bundle id) and `column + 1` (App Apple ID) of a row, if it names one.
+    static func identity(_ result: PostgresResult, _ row: Int, _ column: Int) -> AppIdentity? {
+        guard !result.isNull(row, column) else { return nil }
+        let appAppleId = result.isNull(row, column + 1) ? nil : Int64(result.text(row, column + 1))
+        return AppIdentity(bundleId: result.text(row, column), appAppleId: appAppleId)
     }
 
     /// Closes both connections. Later calls fail with `LogError.Code.notWritable`.

@@ -3,13 +3,15 @@ import LedgerCrypto
 
 /// `ledger history --html`: one self-contained page (no external assets) for an auditor: the timeline
 /// with effective and recorded times side by side, the device-limit step chart as inline SVG, each
-/// record's evidence status, and operator records shown apart from Apple's facts.
+/// record's evidence status (a voided record marked so), and operator records (corrections, links, voids) shown
+/// apart from Apple's facts.
 public enum HistoryPage {
     /// Renders the page for a subject's entries (already in effective-time order).
     public static func render(ledger: Ledger, query: SubjectQuery, entries: [LedgerEntry], knownAt: Instant?)
         throws(ServiceError) -> String
     {
         let all = try ledger.entries(for: query)
+        let voids = try ledger.voids(about: query, knownAt: knownAt)
         let steps = DeviceLimitSteps.compute(fold: ledger.fold, query: query, entries: all, knownAt: knownAt)
         let title = "Ledger history — \(describe(query))"
         var html = """
@@ -36,11 +38,14 @@ public enum HistoryPage {
             <th>product</th><th>transaction</th><th>evidence</th></tr>
 
             """
-        for entry in entries where entry.record.correction == nil && entry.record.link == nil {
-            html += row(entry, ledger: ledger)
+        func isOperator(_ entry: LedgerEntry) -> Bool {
+            entry.record.correction != nil || entry.record.link != nil || entry.record.void != nil
         }
-        html += "</table>\n<h2>Operator corrections and links</h2>\n"
-        let operatorEntries = entries.filter { $0.record.correction != nil || $0.record.link != nil }
+        for entry in entries where !isOperator(entry) {
+            html += row(entry, ledger: ledger, voidedBy: voids[entry.seq])
+        }
+        html += "</table>\n<h2>Operator corrections, links and voids</h2>\n"
+        let operatorEntries = entries.filter(isOperator)
         if operatorEntries.isEmpty {
             html += "<p>None.</p>\n"
         } else {
@@ -48,8 +53,10 @@ public enum HistoryPage {
                 "<table><tr><th>seq</th><th>effective</th><th>recorded</th><th>what</th><th>by</th><th>why</th></tr>\n"
             for entry in operatorEntries {
                 let record = entry.record
-                let what: String
-                if let correction = record.correction {
+                var what: String
+                if let void = record.void {
+                    what = "void record \(void.seq): its facts count in no answer from \(entry.recordedAt.iso8601) on"
+                } else if let correction = record.correction {
                     switch correction.action {
                     case .grant(let product, let from, let until):
                         what = "grant \(product) from \(from.iso8601) until \(until.iso8601)"
@@ -59,8 +66,14 @@ public enum HistoryPage {
                     what =
                         "link subscription \(record.subject.originalTransactionId ?? "?") to \(record.subject.userId.map { "user \($0)" } ?? record.subject.appAccountToken ?? "?")"
                 }
-                let by = record.correction?.operatorName ?? record.link?.operatorName ?? ""
-                let why = record.correction?.reason ?? record.link?.reason ?? ""
+                if let owner = record.link?.previousOwner {
+                    what +=
+                        ", taking it from \(owner.userId.map { "user \($0)" } ?? owner.appAccountToken ?? "nobody")"
+                }
+                if let void = voids[entry.seq] { what += " (voided by record \(void))" }
+                let by =
+                    record.correction?.operatorName ?? record.link?.operatorName ?? record.void?.operatorName ?? ""
+                let why = record.correction?.reason ?? record.link?.reason ?? record.void?.reason ?? ""
                 html +=
                     "<tr class=\"operator\"><td>\(entry.seq)</td><td>\(entry.effectiveAt.iso8601)</td><td>\(entry.recordedAt.iso8601)</td>"
                 html += "<td>\(escape(what))</td><td>\(escape(by))</td><td>\(escape(why))</td></tr>\n"
@@ -71,7 +84,7 @@ public enum HistoryPage {
         return html
     }
 
-    static func row(_ entry: LedgerEntry, ledger: Ledger) -> String {
+    static func row(_ entry: LedgerEntry, ledger: Ledger, voidedBy void: UInt64? = nil) -> String {
         let record = entry.record
         let notification = [record.notification?.type, record.notification?.subtype].compactMap { $0 }.joined(
             separator: " / ")
@@ -87,10 +100,12 @@ public enum HistoryPage {
         } else {
             evidence = "<span class=\"warn\">none</span>"
         }
+        let marked = void.map { " <span class=\"bad\">voided by record \($0)</span>" } ?? ""
         var cells = "<tr><td>\(entry.seq)</td><td>\(entry.effectiveAt.iso8601)</td><td>\(entry.recordedAt.iso8601)</td>"
         cells += "<td>\(escape(entry.kind))</td><td>\(escape(notification))</td>"
         cells += "<td>\(escape(record.transaction?.productId ?? record.renewal?.autoRenewProductId ?? ""))</td>"
-        cells += "<td class=\"mono\">\(escape(record.transaction?.transactionId ?? ""))</td><td>\(evidence)</td></tr>\n"
+        cells +=
+            "<td class=\"mono\">\(escape(record.transaction?.transactionId ?? ""))</td><td>\(evidence)\(marked)</td></tr>\n"
         return cells
     }
 

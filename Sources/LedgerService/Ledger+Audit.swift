@@ -13,7 +13,7 @@ public struct AuditFinding: Sendable, Hashable {
         case verified
         /// A legacy receipt: Apple did not sign it; the record says so.
         case unsigned
-        /// An operator's correction or link: the ledger's own record, not Apple's.
+        /// An operator's correction, link or void: the ledger's own record, not Apple's.
         case operatorRecord
         /// The check failed, with the reason.
         case failed(String)
@@ -65,7 +65,7 @@ extension Ledger {
 
     func checkEvidence(_ entry: LedgerEntry, _ verifier: SignedDataVerifier) -> AuditFinding.Evidence {
         let stored = entry.record
-        if stored.source == .correction || stored.source == .link { return .operatorRecord }
+        if stored.source == .correction || stored.source == .link || stored.source == .void { return .operatorRecord }
         guard let digest = stored.evidence else {
             return stored.source == .legacyReceipt ? .unsigned : .failed("the record references no evidence")
         }

@@ -205,6 +205,14 @@ extension Ledger {
                 .invalidInput,
                 "\(where_): the subjectKeys are not the record's own (\(subjectKeys.joined(separator: ", ")))")
         }
+        // The normalised record is for people and other tools, but it must say what the payload says: a line
+        // whose `record` differs from its payload's decoding would show one thing and append another.
+        if let listed = line["record"], let field = Self.firstDifference(listed, record.json, path: "record") {
+            throw ServiceError(
+                .invalidInput,
+                "\(where_): its record differs from the decoding of its payload at \(field); the line was altered "
+                    + "after it was exported. Nothing was imported")
+        }
         var evidence: [UInt8]?
         if let sha = record.evidence {
             guard let text = line["evidence"]?["signedPayload"]?.string else {
@@ -225,5 +233,27 @@ extension Ledger {
         return ExportItem(
             number: number, entry: entry, environment: record.environment, evidence: evidence,
             exportedSeq: exportedSeq, exportedHash: exportedHash)
+    }
+
+    /// The first field at which two JSON values differ, named by its path (`record.transaction.productId`,
+    /// `record.subject`), or nil when they are equal. Members compare by name, whatever their order; a member
+    /// one side lacks is a difference there.
+    static func firstDifference(_ lhs: JSONValue, _ rhs: JSONValue, path: String) -> String? {
+        switch (lhs, rhs) {
+        case (.object(let left), .object(let right)):
+            for (key, value) in left {
+                guard let other = right[key] else { return "\(path).\(key)" }
+                if let found = firstDifference(value, other, path: "\(path).\(key)") { return found }
+            }
+            for key in right.keys where left[key] == nil { return "\(path).\(key)" }
+            return nil
+        case (.array(let left), .array(let right)):
+            for (index, (value, other)) in zip(left, right).enumerated() {
+                if let found = firstDifference(value, other, path: "\(path)[\(index)]") { return found }
+            }
+            return left.count == right.count ? nil : path
+        default:
+            return lhs == rhs ? nil : path
+        }
     }
 }

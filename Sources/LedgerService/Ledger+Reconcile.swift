@@ -10,46 +10,90 @@ public struct ReconcileCounts: Sendable, Hashable {
     public var appended = 0
     /// Facts the log already held.
     public var alreadyKnown = 0
-    /// Items refused (failed verification, wrong environment, undecodable), kept in the quarantine.
+    /// Items refused (failed verification, wrong environment or app, undecodable), kept in the quarantine. When
+    /// any is, nothing of the call is appended.
     public var rejected = 0
+    /// Why each item of a document the reconciliation read was refused (documents refused while they were parsed,
+    /// ``ReconcileDocument/refused(_:_:)``, are counted but not repeated here).
+    public var refusals: [ReconcileRefusal] = []
 
     /// Zero counts.
     public init() {}
 }
 
+/// One refused item of a reconciliation: which document of the input, Apple's status name, and why.
+public struct ReconcileRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// The document's index in the input (0-based).
+    public var document: Int
+    /// The status the quarantine keeps (Apple's name, e.g. `INVALID_APP_IDENTIFIER`).
+    public var status: String
+    /// What was wrong.
+    public var message: String
+
+    /// `STATUS: message`.
+    public var description: String { "\(status): \(message)" }
+}
+
 extension Ledger {
     /// Imports App Store Server API responses (transaction history, subscription statuses) and legacy
-    /// `verifyReceipt` responses, appending only the facts the log lacks. Every signed item is verified
-    /// like a notification; refused items go to the quarantine. Legacy facts are unsigned and marked so.
+    /// `verifyReceipt` responses, appending only the facts the log lacks. Each response's envelope must name the
+    /// ledger's environment and app (``ReconcileGate``), every signed item is verified like a notification, and a
+    /// legacy receipt's environment, `receipt_type`, `bundle_id` and (production) `adam_id` must fit the ledger.
+    /// Refused items go to the quarantine, and when any is refused nothing of the call is appended: an input is
+    /// imported whole or not at all. Legacy facts are unsigned and marked so.
     public func reconcile(
         _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant
     ) throws(ServiceError) -> ReconcileCounts {
         var counts = ReconcileCounts()
         var candidates: [(record: LedgerRecord, evidence: HashedBytes?)] = []
         let environment = verifier.configuration.environment
-        func reject(_ body: [UInt8], _ status: String, _ message: String) throws(ServiceError) {
+        let gate = ReconcileGate(verifier.configuration)
+        var current = 0
+        func reject(_ body: [UInt8], _ status: String, _ message: String, report: Bool = true) throws(ServiceError) {
             try quarantine.keep(body: body, status: status, message: message, at: now)
             counts.rejected += 1
+            if report { counts.refusals.append(ReconcileRefusal(document: current, status: status, message: message)) }
         }
-        for document in documents {
+        func refuse(_ body: JSONValue, _ error: VerificationError) throws(ServiceError) {
+            try reject(body.serializedBytes(), error.status.rawValue, error.message)
+        }
+        for (index, document) in documents.enumerated() {
+            current = index
             switch document {
             case .transactionHistory(let page):
-                for signed in page.signedTransactions {
+                do throws(VerificationError) {
+                    try gate.checkEnvelope(
+                        environment: page.environment, bundleId: page.bundleId, appAppleId: page.appAppleId)
+                } catch {
+                    try refuse(page.raw, error)
+                    continue
+                }
+                for (position, signed) in page.signedTransactions.enumerated() {
                     let evidence = Array(signed.utf8)
+                    let place = "signedTransactions[\(position)]: "
                     do {
                         let payload = try TransactionPayload(json: try verifier.verifyTransaction(signed))
                         let record = try LedgerRecord(
                             historyTransaction: payload, responseEnvironment: page.environment, evidence: nil)
                         candidates.append((record, HashedBytes(evidence)))
                     } catch let error as VerificationError {
-                        try reject(evidence, error.status.rawValue, error.message)
+                        try reject(evidence, error.status.rawValue, place + error.message)
                     } catch {
-                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, "\(error)")
+                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, place + "\(error)")
                     }
                 }
             case .subscriptionStatuses(let response):
-                for item in response.lastTransactions {
+                do throws(VerificationError) {
+                    try gate.checkEnvelope(
+                        environment: response.environment, bundleId: response.bundleId,
+                        appAppleId: response.appAppleId)
+                } catch {
+                    try refuse(response.raw, error)
+                    continue
+                }
+                for (position, item) in response.lastTransactions.enumerated() {
                     let evidence = item.evidencePayload
+                    let place = "lastTransactions item \(position + 1): "
                     do {
                         guard let signedTransaction = item.signedTransactionInfo else {
                             throw AppStoreError(
@@ -65,26 +109,17 @@ extension Ledger {
                             responseEnvironment: response.environment, evidence: nil)
                         candidates.append((record, HashedBytes(evidence)))
                     } catch let error as VerificationError {
-                        try reject(evidence, error.status.rawValue, error.message)
+                        try reject(evidence, error.status.rawValue, place + error.message)
                     } catch {
-                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, "\(error)")
+                        try reject(evidence, VerificationStatus.invalidJWTFormat.rawValue, place + "\(error)")
                     }
                 }
             case .legacyReceipt(let receipt):
                 let raw = receipt.raw.serializedBytes()
-                if let named = receipt.environment, named != environment {
-                    try reject(
-                        raw, VerificationStatus.invalidEnvironment.rawValue,
-                        "the receipt is from \(named.rawValue); this ledger holds \(environment.rawValue)")
-                    continue
-                }
-                // The same app check as a signed transaction's (Apple signs none of a legacy receipt, so this is
-                // all that ties it to the app): a receipt naming no bundle, or another one, is refused.
-                if let expected = verifier.configuration.bundleId, receipt.bundleId != expected {
-                    let named = receipt.bundleId.map { "bundle \"\($0)\"" } ?? "no bundle"
-                    try reject(
-                        raw, VerificationStatus.invalidAppIdentifier.rawValue,
-                        "the receipt names \(named), not the configured \"\(expected)\"")
+                do throws(VerificationError) {
+                    try gate.check(receipt)
+                } catch {
+                    try refuse(receipt.raw, error)
                     continue
                 }
                 do {
@@ -93,7 +128,7 @@ extension Ledger {
                     try reject(raw, "INVALID_RECEIPT", error.description)
                 }
             case .refused(let raw, let reason):
-                try reject(raw.serializedBytes(), Self.refusalStatus(raw, reason), reason.description)
+                try reject(raw.serializedBytes(), Self.refusalStatus(raw, reason), reason.description, report: false)
             }
         }
         // Each fact is encoded and checked once, its evidence referenced: one the log could not store (a field
@@ -124,7 +159,9 @@ extension Ledger {
                 counts.alreadyKnown += 1
             }
         }
-        if !news.isEmpty {
+        // A refused input appends nothing at all, not even its good parts: the operator fixes it (or fetches it
+        // again) and reconciles it whole.
+        if !news.isEmpty, counts.rejected == 0 {
             for outcome in try append(checked: news) {
                 if case .appended = outcome { counts.appended += 1 } else { counts.alreadyKnown += 1 }
             }

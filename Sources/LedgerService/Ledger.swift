@@ -24,7 +24,7 @@ public final class Ledger: Sendable {
 
     /// Where the ledger's records name their evidence, for the log (``LedgerRecord/evidenceRange(inEncoded:)``):
     /// give it to `EventLog.verify` and `EventLog.repair` so that they tell evidence records rely on from a torn
-    /// pack tail (``openWriter(at:environment:catalog:fileSystem:options:)`` gives it to the log itself).
+    /// pack tail (``openWriter(at:environment:app:catalog:fileSystem:options:)`` gives it to the log itself).
     public static let evidenceReferences: EvidenceReferenceFinder = { LedgerRecord.evidenceRange(inEncoded: $0) }
 
     /// A reader of the ledger's records for `EventLog.verify`: each payload decoded with every check the whole
@@ -44,17 +44,18 @@ public final class Ledger: Sendable {
         }
     }
 
-    /// Opens a data directory for writing, bound to `environment` (a directory bound to another
-    /// environment is refused).
+    /// Opens a data directory for writing, bound to `environment` and `app` (a directory bound to another
+    /// environment or app is refused; `app` is recorded at the first write, see ``LedgerLog/AppIdentity``).
     public static func openWriter(
-        at directory: String, environment: LedgerEnvironment?, catalog: Catalog = .visla,
+        at directory: String, environment: LedgerEnvironment?, app: AppIdentity? = nil, catalog: Catalog = .visla,
         fileSystem: any FileSystem = PosixFileSystem(), options: LogOptions = .init()
     ) throws(ServiceError) -> Ledger {
         var options = options
         options.evidenceReferences = evidenceReferences
         do {
             let log = try EventLog.openWriter(
-                at: directory, environment: environment?.rawValue, options: options, fileSystem: fileSystem)
+                at: directory, environment: environment?.rawValue, app: app, options: options,
+                fileSystem: fileSystem)
             return Ledger(log: log, catalog: catalog)
         } catch {
             throw ServiceError(error)
@@ -74,6 +75,9 @@ public final class Ledger: Sendable {
     public var environment: LedgerEnvironment? {
         log.environment.map(LedgerEnvironment.init(rawValue:))
     }
+
+    /// The app the data directory is bound to (bundle id and, in production, App Apple ID), once a write named one.
+    public var appIdentity: AppIdentity? { log.appIdentity }
 
     /// Appends records, each with the raw signed payload it came from (kept as evidence first, so a
     /// durable record never points at missing evidence). Durable on return; duplicates (same

@@ -26,7 +26,20 @@ extension LedgerRecord {
         if let evidence { object["evidence"] = .string(Hex.encode(evidence)) }
         if let correction { object["correction"] = correction.json }
         if let link {
-            object["link"] = .object(["reason": .string(link.reason), "operator": .string(link.operatorName)])
+            var linkObject: JSONObject = ["reason": .string(link.reason), "operator": .string(link.operatorName)]
+            if let owner = link.previousOwner {
+                var ownerObject = JSONObject()
+                ownerObject.set("appAccountToken", owner.appAccountToken.map(JSONValue.string))
+                ownerObject.set("userId", owner.userId.map(JSONValue.integer))
+                linkObject["previousOwner"] = .object(ownerObject)
+            }
+            object["link"] = .object(linkObject)
+        }
+        if let void {
+            object["void"] = .object([
+                "seq": .integer(Int64(clamping: void.seq)), "reason": .string(void.reason),
+                "operator": .string(void.operatorName),
+            ])
         }
         return .object(object)
     }

@@ -20,6 +20,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsupportedVersion = Code("unsupportedVersion")
         /// The input is not what the command takes.
         public static let invalidInput = Code("invalidInput")
+        /// What the input names does not exist (an operator's record of a seq or subscription the ledger lacks).
+        public static let notFound = Code("notFound")
+        /// The input contradicts what the ledger holds (a void of a void, a link that would move an owned
+        /// subscription without saying so).
+        public static let conflict = Code("conflict")
         /// The configuration (trust roots, flags) is unusable.
         public static let configuration = Code("configuration")
         /// Anything else.
@@ -52,6 +57,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         switch error.code {
         case .locked: code = .locked
         case .environmentMismatch: code = .environmentMismatch
+        case .appMismatch: code = .configuration
         case .damaged: code = .damaged
         case .unsupportedVersion: code = .unsupportedVersion
         case .noSpace, .io: code = .storage

@@ -200,18 +200,21 @@ import Testing
     @Test func aLinkSaysWhoOwnsTheSubscriptionNow() throws {
         let harness = try APIHarness(adminToken: "a-secret")
         _ = try harness.respond(.post, "/webhooks/apple", body: try harness.notification())
-        func link(user: Int64) throws -> JSONValue? {
+        func link(user: Int64, reassign: Bool = false) throws -> JSONValue? {
+            var fields: JSONObject = [
+                "originalTransactionId": "2000000000000001", "userId": .integer(user), "reason": "ticket",
+                "operator": "ops",
+            ]
+            if reassign { fields["reassign"] = true }
             let response = try harness.respond(
                 .post, "/v1/links", headers: ["Authorization": "Bearer a-secret"],
-                body: JSONValue.object([
-                    "originalTransactionId": "2000000000000001", "userId": .integer(user), "reason": "ticket",
-                    "operator": "ops",
-                ]).serializedBytes())
+                body: JSONValue.object(fields).serializedBytes())
             #expect(response.status.code == 200, Comment(rawValue: response.bodyText))
             return response.json
         }
-        // The transactions carry user 42's token: a link to user 7 is recorded and changes nothing.
-        let other = try link(user: 7)
+        // The transactions carry user 42's token: a link to user 7 needs "reassign", is recorded then and changes
+        // nothing.
+        let other = try link(user: 7, reassign: true)
         #expect(other?["appended"] == true)
         #expect(other?["linked"] == false)
         #expect(other?["owner"] == .object(["userId": 42, "appAccountToken": "0000002a-0000-0000-0000-000000000000"]))

@@ -107,6 +107,25 @@ struct VerificationAcceptanceTests {
         }
     }
 
+    /// An x5c of no certificates is no chain: INVALID_JWT_FORMAT, as Apple's Swift library answers (as for a
+    /// missing x5c), not INVALID_CHAIN_LENGTH.
+    @Test func rejectsAnEmptyX5cAsAFormatError() throws {
+        let pki = TestPKI.shared
+        let signer = try JWSSigner(privateKey: pki.pki.leafKey, header: ["alg": "ES256", "x5c": .array([])])
+        let signed = try signer.sign(TestPKI.Payloads.transaction())
+        #expect(throws: VerificationError(.invalidJWTFormat, "")) {
+            try pki.verifier().verifyTransaction(signed)
+        }
+        #expect(throws: VerificationError(.invalidJWTFormat, "")) {
+            try pki.verifier().verifyNotification(
+                try pki.sign(
+                    TestPKI.Payloads.notification(
+                        type: "DID_RENEW",
+                        data: TestPKI.Payloads.notificationData(
+                            signedTransactionInfo: signed))))
+        }
+    }
+
     @Test(arguments: ["ES384", "RS256", "none", "es256"])
     func rejectsAnAlgorithmOtherThanES256(algorithm: String) throws {
         let pki = TestPKI.shared

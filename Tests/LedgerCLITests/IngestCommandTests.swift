@@ -106,7 +106,8 @@ import Testing
             "roots.pem", [other.pemRepresentation + workspace.pki.pki.root.pemRepresentation])
         let signed = try workspace.pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY")
         let result = ledger(
-            ["ingest", "--data", workspace.data, "--environment", "sandbox", "--trust-root", bundle]
+            ["ingest", "--data", workspace.data, "--environment", "sandbox", "--bundle-id", TestPKI.bundleId]
+                + ["--trust-root", bundle]
                 + [workspace.file("in.jsonl", [body(signed)])])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.json == .object(["accepted": 1, "duplicates": 0, "rejected": 0]))

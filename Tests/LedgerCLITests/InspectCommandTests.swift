@@ -46,18 +46,20 @@ import Testing
         #expect(result.json?["status"] == "INVALID_JWT_FORMAT")
     }
 
-    @Test func aNestedFieldThatDoesNotVerifyLeavesTheNotificationValidAsApplesVerifierJudgesIt() throws {
+    @Test func aNestedFieldThatDoesNotVerifyMakesTheNotificationInvalidAsIngestJudgesIt() throws {
         // Apple's model vectors carry placeholders ("signed_transaction_info_value") that its
-        // verifyAndDecodeNotification never decodes. inspect says valid and notes it; ingest refuses it.
+        // verifyAndDecodeNotification never decodes, and that verifyAndDecodeTransaction refuses. inspect verifies
+        // every nested JWS, as ingest does: both refuse it.
         let signed = try workspace.pki.sign(
             TestPKI.Payloads.notification(
                 type: "CONSUMPTION_REQUEST",
                 data: TestPKI.Payloads.notificationData(signedTransactionInfo: "signed_transaction_info_value")))
         let file = workspace.file("n.jws", [signed])
         let result = ledger(["inspect", "--json"] + workspace.verifyFlags + [file])
-        #expect(result.code == 0, "\(result.err)")
-        #expect(result.json?["data"]?["signedTransactionInfo"] == "signed_transaction_info_value")
-        #expect(result.err.contains("note: data.signedTransactionInfo does not verify (INVALID_JWT_FORMAT"))
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.json?["valid"] == false)
+        #expect(result.json?["status"] == "INVALID_JWT_FORMAT")
+        #expect(result.json?["message"]?.string?.contains("data.signedTransactionInfo") == true)
         let body = workspace.file("n.jsonl", [String(decoding: TestPKI.body(signed), as: UTF8.self)])
         let ingest = ledger(["ingest", "--data", workspace.data] + workspace.verifyFlags + [body])
         #expect(ingest.json?["rejected"] == 1)

@@ -115,12 +115,12 @@ import Testing
     }
 
     /// The appAccountToken on a subscription's transactions decides its owner over any link: a link to another
-    /// user is recorded, and the command says that it changes nothing.
+    /// user needs --reassign, is recorded then, and the command says that it changes nothing.
     @Test func aLinkOfASubscriptionItsTokenOwnsSaysItChangesNothing() throws {
         try ingest()
         let link = ledger([
             "link", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--user", "7",
-            "--reason", "support ticket 882", "--operator", "alice", "--json",
+            "--reason", "support ticket 882", "--operator", "alice", "--json", "--reassign",
         ])
         #expect(link.code == 0, "\(link.err)")
         #expect(link.json?["appended"] == true)

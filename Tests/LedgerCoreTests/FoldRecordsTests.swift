@@ -197,7 +197,8 @@ struct FoldRecordsTests {
             // facts as the record's own (operator records, read whole, aside).
             let foldEnd = Self.foldFieldsEnd(bytes)
             let isOperator =
-                record.correction != nil || record.link != nil || record.source == .correction || record.source == .link
+                record.correction != nil || record.link != nil || record.void != nil || record.source == .correction
+                || record.source == .link || record.source == .void
             guard foldEnd < bytes.count, round % 3 != 0, !isOperator else { continue }
             var beyond = bytes
             beyond[Int.random(in: foldEnd..<bytes.count, using: &generator.random)] ^= 0xFF

@@ -82,7 +82,19 @@ struct RandomRecords {
                 chance() ? .grant(productId: string(), from: instant(), until: instant()) : .revoke(from: instant())
             record.correction = Correction(action: action, reason: string(), operatorName: string())
         }
-        if chance(30) { record.link = Link(reason: string(), operatorName: string()) }
+        if chance(30) {
+            var owner: Subject?
+            if chance() {
+                owner = Subject()
+                owner?.appAccountToken = optionalString()
+                owner?.userId = int64()
+            }
+            record.link = Link(reason: string(), operatorName: string(), previousOwner: owner)
+        }
+        if chance(15) {
+            record.void = Voiding(
+                seq: UInt64.random(in: 0...UInt64.max, using: &random), reason: string(), operatorName: string())
+        }
         return record
     }
 }

@@ -24,8 +24,7 @@ import Testing
         let verifier = try SignedDataVerifier(
             configuration: VerifierConfiguration(
                 rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                appAppleId: environment == .production ? config.appAppleId : nil, environment: environment,
-                nestedSignatures: .coveredByEnvelope))
+                appAppleId: environment == .production ? config.appAppleId : nil, environment: environment))
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory.path))
         var counts = IngestCounts()

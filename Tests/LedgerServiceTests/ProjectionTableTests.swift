@@ -48,6 +48,35 @@ import Testing
         }
     }
 
+    /// Voids of user 1's renewal, of user 5's second subscription and of user 4's refund: the table, the summary
+    /// and every user's state agree on the records that are left (the refund voided: user 4 entitled again).
+    @Test(arguments: [0, 15, 40, 200])
+    func honoursVoids(daysAfterStart: Int) throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        // Records 2 (user 1's renewal), 11 (user 5's semiannual) and 9 (user 4's refund).
+        for seq: UInt64 in [2, 11, 9] {
+            guard case .appended = try ledger.void(seq: seq, reason: "by mistake", operatorName: "ops") else {
+                Issue.record("void of \(seq) not appended")
+                continue
+            }
+        }
+        let at = start.plus(days: daysAfterStart)
+        let table = try ledger.projectionTable(at: at)
+        var devices = 0
+        for user in Int64(1)...5 {
+            let state = try ledger.state(of: .user(user), at: at, knownAt: nil)
+            let entry = try #require(table.lookup(user: user, at: at))
+            #expect(entry.deviceLimit == state.deviceLimit, "user \(user) at \(at)")
+            #expect(entry.status == state.status, "user \(user) at \(at)")
+            devices += state.deviceLimit
+        }
+        #expect(try ledger.state(of: .user(5), at: start.plus(days: 15), knownAt: nil).deviceLimit == 2)
+        #expect(try ledger.state(of: .user(4), at: start.plus(days: 15), knownAt: nil).deviceLimit == 1)
+        #expect(try ledger.state(of: .user(1), at: start.plus(days: 40), knownAt: nil).deviceLimit == 0)
+        #expect(try ledger.rebuildProjections(at: at).devicesUnderContract == devices)
+    }
+
     @Test func holdsUntilItsValidityAndNoLonger() throws {
         let ledger = try ledger()
         defer { ledger.log.close() }

@@ -4,6 +4,10 @@ import LedgerService
 import LedgerTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A hand-built population with report figures computed by hand.
 ///
 /// - user 1: monthly_1 (4.90) bought 2026-01-01, renewed 02-01 and 03-01;
@@ -135,5 +139,29 @@ import Testing
         #expect(events[2][8] == "-70.00")
         #expect(table.csv.hasPrefix("date,seq,event,"))
         #expect(table.svg().hasPrefix("<svg"))
+    }
+
+    /// A void of user 1's March renewal (record 3) and of user 2's refund (record 5): as known now, neither is
+    /// sold, refunded nor listed; as known before the voids, both are.
+    @Test func voidedRecordsCountInNoReport() throws {
+        let ledger = try ledger()
+        defer { ledger.log.close() }
+        let before = try ledger.entry(seq: 7).recordedAt
+        usleep(5_000)  // the voids are recorded after it
+        for seq: UInt64 in [3, 5] { _ = try ledger.void(seq: seq, reason: "by mistake", operatorName: "ops") }
+        let months = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .month)
+        let sales = try ledger.report(.sales, period: months).texts
+        #expect(!sales.contains { $0[0] == "2026-03" }, "\(sales)")
+        #expect(sales.first { $0[1] == "com.visla.gps.annual_2" }?[6] == "0", "the refund is voided")
+        let events = try ledger.report(
+            .events, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .day)
+        ).texts
+        #expect(events.map { $0[2] } == ["purchase", "purchase", "renewal", "purchase", "upgrade"])
+        let active = try ledger.report(
+            .active, period: ReportPeriod(from: Self.at("2026-01-25"), to: Self.at("2026-01-26"), unit: .day)
+        ).texts
+        #expect(active.first.map { Array($0[1...2]) } == ["2", "3"], "user 2 not refunded")
+        let then = try ledger.report(.sales, period: months, knownAt: before).texts
+        #expect(then.contains { $0[0] == "2026-03" })
     }
 }

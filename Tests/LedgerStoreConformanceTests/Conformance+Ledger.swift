@@ -48,6 +48,45 @@ extension Conformance {
         #expect(try ledger.history(of: .user(42), knownAt: RecordBuilders.instant("2026-01-09T00:00:00Z")).count == 1)
     }
 
+    /// A void of the refund (recorded on 12 January) takes it out of the answers from then on: asked as of 11
+    /// January the subscription is refunded, as of 12 January active again; a second void appends nothing, a void of
+    /// the void and of a seq beyond the head are refused; the void exports and imports back.
+    static func voids(_ harness: some StoreHarness) throws {
+        let clock = ManualClock()
+        let store = try harness.openWriter(environment: LedgerEnvironment.sandbox.rawValue, clock: clock.function)
+        defer { store.close() }
+        let ledger = Ledger(log: store)
+        let items = purchaseThenRefund()
+        clock.set(RecordBuilders.instant("2026-01-01T00:00:01Z"))
+        _ = try ledger.append([items[0]])
+        clock.set(RecordBuilders.instant("2026-01-10T00:00:01Z"))
+        _ = try ledger.append([items[1]])
+        clock.set(RecordBuilders.instant("2026-01-12T00:00:00Z"))
+        #expect(
+            try ledger.void(seq: 2, reason: "test refund", operatorName: "ops")
+                == .appended(
+                    seq: 3, recordedAt: RecordBuilders.instant("2026-01-12T00:00:00Z").milliseconds))
+        #expect(try ledger.void(seq: 2, reason: "again", operatorName: "ops") == .duplicate(seq: 3))
+        #expect(throws: ServiceError(.conflict, "")) { try ledger.void(seq: 3, reason: "r", operatorName: "o") }
+        #expect(throws: ServiceError(.notFound, "")) { try ledger.void(seq: 4, reason: "r", operatorName: "o") }
+        let at = RecordBuilders.instant("2026-01-15T00:00:00Z")
+        let before = try ledger.state(of: .user(42), at: at, knownAt: RecordBuilders.instant("2026-01-11T23:59:59Z"))
+        #expect(before.status == .refunded)
+        let after = try ledger.state(of: .user(42), at: at, knownAt: nil)
+        #expect(after.status == .active)
+        #expect(after.deviceLimit == 3)
+        #expect(try ledger.voids(about: .user(42), knownAt: nil) == [2: 3])
+        let lines = try exportLines(ledger)
+        #expect(lines.count == 3)
+        let copyDirectory = TemporaryDirectory(prefix: "ledger-conformance-voids")
+        let copy = Ledger(
+            log: try EventLog.openWriter(at: copyDirectory.path, environment: LedgerEnvironment.sandbox.rawValue))
+        defer { copy.log.close() }
+        #expect(try copy.importLines(lines).appended == 3)
+        #expect(copy.log.head.hash == ledger.log.head.hash)
+        #expect(try copy.state(of: .user(42), at: at, knownAt: nil) == after)
+    }
+
     /// `export` from the file log and `import` into this store give the same head hash, the same answers and the
     /// same evidence; exporting this store into a new file log gives it back again.
     static func exportImportKeepsTheHeadHash(_ harness: some StoreHarness) throws {

@@ -181,6 +181,42 @@ enum Conformance {
         #expect(reader.head.seq == 1)
     }
 
+    /// The store records the app identity its writer names: with the first append, or (a store bound before
+    /// identities were recorded) with the next append that names one; a writer of another app is refused and
+    /// appends nothing; an App Apple ID the identity lacks is added.
+    static func appBinding(_ harness: some StoreHarness) throws {
+        let anonymous = try harness.openWriter()
+        _ = try anonymous.append([entry(1)])
+        #expect(anonymous.appIdentity == nil)
+        anonymous.close()
+        let sandboxApp = AppIdentity(bundleId: "com.visla.gps")
+        let named = try harness.openWriter(environment: "sandbox", app: sandboxApp)
+        #expect(named.appIdentity == sandboxApp, "the identity it binds with its next append")
+        _ = try named.append([entry(2)])
+        named.close()
+        let between = try harness.openReader()
+        #expect(between.appIdentity == sandboxApp)
+        between.close()
+        let full = AppIdentity(bundleId: "com.visla.gps", appAppleId: 1_234_567_890)
+        let adding = try harness.openWriter(environment: "sandbox", app: full)
+        _ = try adding.append([entry(3)])
+        adding.close()
+        for other in [
+            AppIdentity(bundleId: "com.some.thing"), AppIdentity(bundleId: "com.visla.gps", appAppleId: 42),
+        ] {
+            #expect(throws: LogError(.appMismatch, "")) {
+                let writer = try harness.openWriter(environment: "sandbox", app: other)
+                defer { writer.close() }
+                _ = try writer.append([entry(4)])
+            }
+        }
+        let reader = try harness.openReader()
+        defer { reader.close() }
+        #expect(reader.appIdentity == full)
+        #expect(reader.head.seq == 3, "nothing appended by a writer of another app")
+        #expect(try harness.verify(expectHead: nil).ok)
+    }
+
     /// Evidence is content-addressed and reads back; a derived file is used only while it matches the chain.
     static func evidenceAndDerivedFiles(_ harness: some StoreHarness) throws {
         let store = try harness.openWriter()

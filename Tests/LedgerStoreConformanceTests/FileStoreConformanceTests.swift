@@ -10,10 +10,12 @@ struct FileStoreConformanceTests {
     @Test func verifyFindsRewrites() throws { try Conformance.verifyFindsRewrites(FileHarness()) }
     @Test func verifyFindsUnreadableRecords() throws { try Conformance.verifyFindsUnreadableRecords(FileHarness()) }
     @Test func environmentBinding() throws { try Conformance.environmentBinding(FileHarness()) }
+    @Test func appBinding() throws { try Conformance.appBinding(FileHarness()) }
     @Test func evidenceAndDerivedFiles() throws { try Conformance.evidenceAndDerivedFiles(FileHarness()) }
     @Test func crashLosesOnlyTheUnacknowledged() throws {
         try Conformance.crashLosesOnlyTheUnacknowledged(FileHarness())
     }
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(FileHarness()) }
+    @Test func voids() throws { try Conformance.voids(FileHarness()) }
     @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(FileHarness()) }
 }

@@ -10,10 +10,12 @@ struct PostgresStoreConformanceTests {
     @Test func verifyFindsRewrites() throws { try Conformance.verifyFindsRewrites(PostgresHarness()) }
     @Test func verifyFindsUnreadableRecords() throws { try Conformance.verifyFindsUnreadableRecords(PostgresHarness()) }
     @Test func environmentBinding() throws { try Conformance.environmentBinding(PostgresHarness()) }
+    @Test func appBinding() throws { try Conformance.appBinding(PostgresHarness()) }
     @Test func evidenceAndDerivedFiles() throws { try Conformance.evidenceAndDerivedFiles(PostgresHarness()) }
     @Test func crashLosesOnlyTheUnacknowledged() throws {
         try Conformance.crashLosesOnlyTheUnacknowledged(PostgresHarness())
     }
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(PostgresHarness()) }
+    @Test func voids() throws { try Conformance.voids(PostgresHarness()) }
     @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(PostgresHarness()) }
 }

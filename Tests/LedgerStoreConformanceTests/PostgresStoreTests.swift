@@ -20,6 +20,29 @@ struct PostgresStoreTests {
         #expect(PostgresURL.isPostgres(url) == url.hasPrefix("postgres"))
     }
 
+    /// A ledger whose `meta` table predates the identity columns reads with no identity, and the first write
+    /// that names an app adds the columns and binds it.
+    @Test(.enabled(if: PostgresHarness.configured, PostgresHarness.skipReason))
+    func anEarlierMetaTableIsBoundAtTheNextWriteNamingAnApp() throws {
+        let harness = try PostgresHarness()
+        let first = try harness.openWriter()
+        _ = try first.append([entry(1)])
+        first.close()
+        try harness.sql("ALTER TABLE \(harness.schema).meta DROP COLUMN bundle_id, DROP COLUMN app_apple_id")
+        let earlier = try harness.openReader()
+        #expect(earlier.appIdentity == nil)
+        #expect(earlier.head.seq == 1)
+        earlier.close()
+        let app = AppIdentity(bundleId: "com.visla.gps")
+        let writer = try harness.openWriter(environment: "sandbox", app: app)
+        _ = try writer.append([entry(2)])
+        writer.close()
+        let reader = try harness.openReader()
+        defer { reader.close() }
+        #expect(reader.appIdentity == app)
+        #expect(reader.head.seq == 2)
+    }
+
     @Test(.enabled(if: PostgresHarness.configured, PostgresHarness.skipReason))
     func aReaderSeesWhatAnotherProcessAppends() throws {
         let harness = try PostgresHarness()

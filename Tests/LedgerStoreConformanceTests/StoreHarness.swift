@@ -18,6 +18,8 @@ protocol StoreHarness: AnyObject, Sendable {
     var concurrentWriters: Int { get }
     /// Opens a new writer handle.
     func openWriter(environment: String?, clock: @escaping @Sendable () -> Int64) throws -> any RecordStore
+    /// Opens a new writer handle that writes for `app`.
+    func openWriter(environment: String?, app: AppIdentity?) throws -> any RecordStore
     /// Opens a new reader handle.
     func openReader() throws -> any RecordStore
     /// Makes a writer die in the middle of appending `entries` (after everything it acknowledged before), the way
@@ -48,6 +50,10 @@ final class FileHarness: StoreHarness {
 
     func openWriter(environment: String?, clock: @escaping @Sendable () -> Int64) throws -> any RecordStore {
         try EventLog.openWriter(at: data, environment: environment, clock: clock)
+    }
+
+    func openWriter(environment: String?, app: AppIdentity?) throws -> any RecordStore {
+        try EventLog.openWriter(at: data, environment: environment, app: app, clock: steppingClock())
     }
 
     func openReader() throws -> any RecordStore {
@@ -143,6 +149,10 @@ final class PostgresHarness: StoreHarness {
 
     func openWriter(environment: String?, clock: @escaping @Sendable () -> Int64) throws -> any RecordStore {
         try PostgresStore.openWriter(url: url, environment: environment, clock: clock)
+    }
+
+    func openWriter(environment: String?, app: AppIdentity?) throws -> any RecordStore {
+        try PostgresStore.openWriter(url: url, environment: environment, app: app, clock: steppingClock())
     }
 
     func openReader() throws -> any RecordStore {

@@ -13,6 +13,12 @@ public struct LegacyReceiptResponse: Hashable, Sendable {
     public var environment: LedgerEnvironment?
     /// `receipt.bundle_id` (or iOS 6-style `bid`).
     public var bundleId: String?
+    /// `receipt.receipt_type`: `Production` for a production receipt; `ProductionSandbox` or `Sandbox` for a
+    /// sandbox one (Apple's VPP variants end the same way).
+    public var receiptType: String?
+    /// `receipt.adam_id` (or iOS 6-style `item_id`/`app_item_id`): the App Apple ID of the app that bought;
+    /// 0 or absent in sandbox.
+    public var adamId: Int64?
     /// `receipt.request_date_ms`: when Apple answered, the instant the facts are as of.
     public var requestDate: Instant?
     /// `receipt.receipt_creation_date_ms`: when the receipt was created.
@@ -50,6 +56,8 @@ public struct LegacyReceiptResponse: Hashable, Sendable {
             let receipt = try LegacyFields(receiptJSON, path: "receipt")
             let bid = try receipt.string("bid")
             bundleId = try receipt.string("bundle_id") ?? bid
+            receiptType = try receipt.string("receipt_type")
+            for key in ["adam_id", "app_item_id", "item_id"] where adamId == nil { adamId = try receipt.int64(key) }
             requestDate = try receipt.date("request_date")
             receiptCreationDate = try receipt.date("receipt_creation_date")
             for entry in try receipt.objects("in_app") {

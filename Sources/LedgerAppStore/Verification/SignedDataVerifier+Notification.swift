@@ -20,39 +20,10 @@ extension SignedDataVerifier {
         try verifyNotification(envelope: CompactJWS(bytes: Self.signedPayloadBytes(fromBody: body)))
     }
 
-    /// A nested signed field of a notification that did not verify.
-    public struct NestedFailure: Sendable {
-        /// `data.signedTransactionInfo` or `data.signedRenewalInfo`.
-        public var field: String
-        /// Why it did not verify.
-        public var error: VerificationError
-    }
-
-    /// Verifies a notification as Apple's `verifyAndDecodeNotification` judges it: the envelope's signature,
-    /// chain, app and environment decide, and a nested `signedTransactionInfo` or `signedRenewalInfo` that does
-    /// not verify is left as signed and returned with its error instead of failing the notification (`ledger
-    /// inspect`; the ledger itself records nothing it could not verify whole: see `verifyNotification(_:)`).
-    public func verifyNotificationEnvelope(_ signedPayload: String) throws(VerificationError)
-        -> (notification: VerifiedNotification, nestedFailures: [NestedFailure])
-    {
-        var failures: [NestedFailure]? = []
-        let notification = try verifyNotification(envelope: CompactJWS(signedPayload), tolerating: &failures)
-        return (notification, failures ?? [])
-    }
-
+    /// Verifies a notification and every JWS nested in it, each whole (chain, OIDs, signature, app,
+    /// environment): a nested one that fails fails the notification, named by its field.
     private func verifyNotification(envelope: CompactJWS) throws(VerificationError) -> VerifiedNotification {
-        var failures: [NestedFailure]? = nil
-        return try verifyNotification(envelope: envelope, tolerating: &failures)
-    }
-
-    /// Verifies a notification and its nested JWS; a nested one that fails fails the whole, unless `failures` is
-    /// a list to note it in.
-    private func verifyNotification(envelope: CompactJWS, tolerating failures: inout [NestedFailure]?)
-        throws(VerificationError) -> VerifiedNotification
-    {
-        let (payload, header, evidence) = try verifyReturningHeader(
-            envelope, coveredBy: nil, as: Self.model(NotificationPayload.self))
-        let covered = configuration.nestedSignatures == .coveredByEnvelope ? header : nil
+        let (payload, evidence) = try verify(envelope, as: Self.model(NotificationPayload.self))
         let identity = try NotificationIdentity(payload)
         if let expected = configuration.bundleId, identity.bundleId != expected {
             throw VerificationError(
@@ -74,18 +45,16 @@ extension SignedDataVerifier {
         if let data = try SignedFields.object(payload, "data") {
             if let signed = try SignedFields.string(data, "signedTransactionInfo") {
                 do {
-                    transaction = try verifyTransaction(signed, coveredBy: covered)
+                    transaction = try verifyTransaction(signed, as: nil)
                 } catch {
-                    guard failures != nil else { throw error.within("data.signedTransactionInfo") }
-                    failures?.append(NestedFailure(field: "data.signedTransactionInfo", error: error))
+                    throw error.within("data.signedTransactionInfo")
                 }
             }
             if let signed = try SignedFields.string(data, "signedRenewalInfo") {
                 do {
-                    renewalInfo = try verifyRenewalInfo(signed, coveredBy: covered)
+                    renewalInfo = try verifyRenewalInfo(signed, as: nil)
                 } catch {
-                    guard failures != nil else { throw error.within("data.signedRenewalInfo") }
-                    failures?.append(NestedFailure(field: "data.signedRenewalInfo", error: error))
+                    throw error.within("data.signedRenewalInfo")
                 }
             }
         }

@@ -58,16 +58,7 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies a JWS's signature and chain and returns its payload, without the app and
     /// environment checks (the `verify…` methods add those).
     public func verifiedPayload(of signedData: String) throws(VerificationError) -> JSONObject {
-        try verify(CompactJWS(signedData), coveredBy: nil)
-    }
-
-    /// Verifies `jws`. When `envelope` is the header of an envelope whose signature was verified and
-    /// covers `jws`, and `jws` carries the same header, the ECDSA step is skipped (see
-    /// `NestedSignaturePolicy.coveredByEnvelope`); everything else is checked.
-    func verify(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil)
-        throws(VerificationError) -> JSONObject
-    {
-        try verifyReturningHeader(jws, coveredBy: envelope, as: model).payload
+        try verify(CompactJWS(signedData)).payload
     }
 
     /// Decodes a payload into its model (``VerifiedPayload``) as Apple's libraries do, to judge its types alone.
@@ -81,29 +72,28 @@ public final class SignedDataVerifier: Sendable {
         }
     }
 
-    /// `verify(_:coveredBy:)`, also returning the checked header (nil when signatures are skipped), so
-    /// that an envelope's nested JWSes can be covered by it, and the JWS's bytes with their SHA-256 when its
-    /// signature was checked (the digest of the signing input is most of it: the evidence is not hashed twice).
+    /// Verifies `jws` (header rules, chain, leaf key, ES256 signature) and returns its payload, with the JWS's
+    /// bytes and their SHA-256 when its signature was checked (the digest of the signing input is most of it:
+    /// the evidence is not hashed twice). Every JWS is verified whole, a nested one too, as Apple's
+    /// `verifyAndDecodeTransaction` and `verifyAndDecodeRenewalInfo` verify it: an envelope's signature covering
+    /// a nested JWS's bytes does not make the nested signature valid.
     ///
     /// `model`, when given, decodes the payload into its model first, as Apple's libraries do before they look at
     /// the chain: a field of the wrong type is `INVALID_JWT_FORMAT` whatever else is wrong with the JWS.
-    func verifyReturningHeader(_ jws: CompactJWS, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil)
-        throws(VerificationError)
-        -> (payload: JSONObject, header: EnvelopeHeader?, hashed: HashedBytes?)
+    func verify(_ jws: CompactJWS, as model: PayloadModel? = nil)
+        throws(VerificationError) -> (payload: JSONObject, hashed: HashedBytes?)
     {
         let signedDate = try SignedFields.signedDate(of: jws.payload)
         if let model { try model(jws.payload) }
         if configuration.skipsSignatureVerification {
             try SigningHeader.checkTypes(jws.decodedHeader())
-            return (jws.payload, nil, nil)
+            return (jws.payload, nil)
         }
         guard let chainVerifier else {
             throw VerificationError(
                 .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
         }
-        // The same header bytes as the envelope's decode to the same header: reuse it, no lookup.
-        let covered = envelope.map { $0.hasSegment(jws.headerSegment) } ?? false
-        let header = covered ? envelope!.header : try signingHeader(of: jws)
+        let header = try signingHeader(of: jws)
         let time = signedDate ?? now()
         let key = try chainVerifier.validatedLeafKey(
             leaf: header.leaf, intermediate: header.intermediate, key: header.chainKey, at: time)
@@ -111,9 +101,8 @@ public final class SignedDataVerifier: Sendable {
             throw VerificationError(
                 .verificationFailure, "the leaf certificate's key is \(key.curve); ES256 needs a P-256 key")
         }
-        if covered { return (jws.payload, envelope, nil) }
-        var hasher = SHA256()
-        hasher.update(jws.signingInput)
+        var hasher = header.signingPrefix
+        hasher.update(jws.signingInput[jws.headerSegment.endIndex...])
         var signingDigest = hasher
         guard jws.signature.count == 64,
             let signature = try? ECDSASignature(rawRepresentation: jws.signature),
@@ -125,10 +114,7 @@ public final class SignedDataVerifier: Sendable {
                 "the JWS signature does not verify with the leaf certificate's key; the data was altered or not"
                     + " signed by the App Store")
         }
-        return (
-            jws.payload, EnvelopeHeader(segment: jws.headerSegment, header: header),
-            HashedBytes(jws.bytes, continuing: hasher, afterPrefix: jws.signingInput.count)
-        )
+        return (jws.payload, HashedBytes(jws.bytes, continuing: hasher, afterPrefix: jws.signingInput.count))
     }
 
     /// The checked header of `jws`, from the cache when this exact header was seen before (every JWS
@@ -136,7 +122,8 @@ public final class SignedDataVerifier: Sendable {
     private func signingHeader(of jws: CompactJWS) throws(VerificationError) -> SigningHeader {
         let key = ByteKey(slice: jws.headerSegment)
         if let cached = headers.withLock({ $0[key] }) { return cached }
-        let header = try SigningHeader(jws.decodedHeader())
+        var header = try SigningHeader(jws.decodedHeader())
+        header.signingPrefix.update(jws.headerSegment)
         headers.withLock { $0.insert(header, for: key) }
         return header
     }
@@ -144,15 +131,15 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
     /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
     public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue {
-        try verifyTransaction(signedTransaction, coveredBy: nil, as: Self.model(TransactionPayload.self))
+        try verifyTransaction(signedTransaction, as: Self.model(TransactionPayload.self))
     }
 
     /// ``verifyTransaction(_:)``; nested in a notification (`model` nil), its model is decoded with the
     /// notification's, as Apple's `verifyAndDecodeNotification` leaves it a string.
-    func verifyTransaction(
-        _ signedTransaction: String, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil
-    ) throws(VerificationError) -> JSONValue {
-        let payload = try verify(CompactJWS(signedTransaction), coveredBy: envelope, as: model)
+    func verifyTransaction(_ signedTransaction: String, as model: PayloadModel?) throws(VerificationError)
+        -> JSONValue
+    {
+        let payload = try verify(CompactJWS(signedTransaction), as: model).payload
         let bundleId = try SignedFields.string(payload, "bundleId")
         if let expected = configuration.bundleId, bundleId != expected {
             throw VerificationError(
@@ -166,15 +153,15 @@ public final class SignedDataVerifier: Sendable {
 
     /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
     public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue {
-        try verifyRenewalInfo(signedRenewalInfo, coveredBy: nil, as: Self.model(RenewalInfoPayload.self))
+        try verifyRenewalInfo(signedRenewalInfo, as: Self.model(RenewalInfoPayload.self))
     }
 
     /// ``verifyRenewalInfo(_:)``; nested in a notification (`model` nil), its model is decoded with the
     /// notification's.
-    func verifyRenewalInfo(
-        _ signedRenewalInfo: String, coveredBy envelope: EnvelopeHeader?, as model: PayloadModel? = nil
-    ) throws(VerificationError) -> JSONValue {
-        let payload = try verify(CompactJWS(signedRenewalInfo), coveredBy: envelope, as: model)
+    func verifyRenewalInfo(_ signedRenewalInfo: String, as model: PayloadModel?) throws(VerificationError)
+        -> JSONValue
+    {
+        let payload = try verify(CompactJWS(signedRenewalInfo), as: model).payload
         try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
         return .object(payload)
     }

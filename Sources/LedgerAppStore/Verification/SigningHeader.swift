@@ -1,10 +1,5 @@
+import LedgerCrypto
 import LedgerJSON
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// What the verifier needs from a JOSE header once it has passed the header rules: the leaf and
 /// intermediate certificates, DER. `x5c[2]` is never decoded: the root comes from the
@@ -14,6 +9,10 @@ struct SigningHeader: Sendable {
     let intermediate: [UInt8]
     /// The chain cache's key for this leaf and intermediate, made once with the header.
     let chainKey: ByteKey
+    /// SHA-256 fed with the header segment this header was decoded from (set by the verifier's cache, which is
+    /// keyed by those bytes): a JWS's signing input starts with them, and they are most of it — three
+    /// certificates in base64 — so each JWS hashes only its own "." and payload.
+    var signingPrefix = SHA256()
 
     /// The header's types alone, as Apple's libraries decode a header before anything else (also when
     /// `Xcode` and `LocalTesting` data skip the signature): `alg`, `kid`, `typ` and `cty` strings and `x5c` an
@@ -32,7 +31,7 @@ struct SigningHeader: Sendable {
         }
     }
 
-    /// Applies Apple's header rules: the header's types (``checkTypes(_:)``), an `x5c` (`INVALID_JWT_FORMAT`), `alg` ES256
+    /// Applies Apple's header rules: the header's types (``checkTypes(_:)``), a non-empty `x5c` (`INVALID_JWT_FORMAT`), `alg` ES256
     /// (`INVALID_JWT_FORMAT`), exactly three certificates (`INVALID_CHAIN_LENGTH`), the first two
     /// standard base64 (`INVALID_CERTIFICATE`).
     init(_ header: JSONObject) throws(VerificationError) {
@@ -44,6 +43,12 @@ struct SigningHeader: Sendable {
         }
         guard let certificates = chain.array, certificates.allSatisfy({ $0.string != nil }) else {
             throw VerificationError(.invalidJWTFormat, "the JWS header's x5c is not an array of strings")
+        }
+        // An empty x5c is no chain at all: Apple's Swift library answers INVALID_JWT_FORMAT (Python
+        // VERIFICATION_FAILURE), as for a missing one, before it counts certificates.
+        guard !certificates.isEmpty else {
+            throw VerificationError(
+                .invalidJWTFormat, "the JWS header's x5c is empty; App Store data always carries a certificate chain")
         }
         let algorithm = header["alg"]?.string
         guard algorithm == "ES256" else {
@@ -69,23 +74,5 @@ struct SigningHeader: Sendable {
         self.leaf = leaf
         self.intermediate = intermediate
         self.chainKey = ChainCache.key(leaf: leaf, intermediate: intermediate)
-    }
-}
-
-/// The header of an envelope whose signature verified: its segment as received and what it decoded to.
-/// A nested JWS whose header segment is byte for byte the same is covered by the envelope's signature
-/// (`NestedSignaturePolicy.coveredByEnvelope`) and reuses the decoded header.
-struct EnvelopeHeader: Sendable {
-    let segment: ArraySlice<UInt8>
-    let header: SigningHeader
-
-    /// Whether `other` is exactly the envelope's header segment.
-    func hasSegment(_ other: ArraySlice<UInt8>) -> Bool {
-        guard segment.count == other.count else { return false }
-        return segment.withUnsafeBytes { left in
-            other.withUnsafeBytes { right in
-                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-            }
-        }
     }
 }

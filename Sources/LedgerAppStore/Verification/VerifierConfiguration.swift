@@ -12,14 +12,12 @@ public struct VerifierConfiguration: Sendable {
     /// The environment the data must come from. `Xcode` and `LocalTesting` skip the signature, as
     /// Apple's libraries do (the environment is still checked).
     public var environment: LedgerEnvironment
-    /// Whether nested signatures are verified again (`verify` by default).
-    public var nestedSignatures: NestedSignaturePolicy
 
     /// Creates a configuration; production without `appAppleId` is refused with
     /// `INVALID_APP_APPLE_ID`, as in Apple's libraries.
     public init(
         rootCertificates: [[UInt8]], bundleId: String?, appAppleId: Int64?,
-        environment: LedgerEnvironment, nestedSignatures: NestedSignaturePolicy = .verify
+        environment: LedgerEnvironment
     ) throws(VerificationError) {
         guard environment != .production || appAppleId != nil else {
             throw VerificationError(
@@ -30,7 +28,6 @@ public struct VerifierConfiguration: Sendable {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.environment = environment
-        self.nestedSignatures = nestedSignatures
     }
 
     /// Whether signatures are skipped (Xcode and LocalTesting data is not signed by the App Store).

@@ -23,8 +23,9 @@ extension Ledger {
     {
         var builder = ReportBuilder(kind: kind, period: period, fold: fold, catalog: catalog)
         try forEachComponent { entries throws(ServiceError) in
-            let visible = knownAt.map { limit in entries.filter { $0.recordedAt <= limit } } ?? entries
-            builder.add(component: visible, knownAt: knownAt)
+            let known = knownAt.map { limit in entries.filter { $0.recordedAt <= limit } } ?? entries
+            // What the voids known then take out counts in no report (the fold's own reports would drop it anyway).
+            builder.add(component: EntitlementFold.withoutVoided(known), knownAt: knownAt)
         }
         return builder.table()
     }
