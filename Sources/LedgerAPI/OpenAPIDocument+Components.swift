@@ -126,8 +126,8 @@ extension OpenAPIDocument {
                     status:
                       type: string
                       description: >
-                        A stable code: BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CURSOR_AHEAD, UNAVAILABLE,
-                        … or, for a webhook that failed verification, Apple's status name.
+                        A stable code: BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, CURSOR_AHEAD,
+                        UNAVAILABLE, … or, for a webhook that failed verification, Apple's status name.
                     message: {type: string, description: "What happened, and what to do."}
             Subscription:
               type: object
