@@ -269,7 +269,8 @@ public enum LedgerCommands {
                 "GET /v1/users/{id}/entitlement",
                 """
                 ?at=T&knownAt=K: the 'ledger state' JSON. Also /v1/accounts/{uuid}/entitlement and \
-                /v1/subscriptions/{originalTransactionId}/entitlement. 400 for a bad id or time.
+                /v1/subscriptions/{originalTransactionId}/entitlement (Apple's id: decimal digits). 400 for a \
+                bad id or time.
                 """),
             .init(
                 "GET /v1/users/{id}/history",
@@ -298,7 +299,8 @@ public enum LedgerCommands {
                 "",
                 """
                 Errors are {"error":{"status":"…","message":"…"}}; an unknown path is 404, a known path with \
-                another method 405. 503 with Retry-After when storage is unavailable.
+                another method 405, a query parameter given twice 400. 503 with Retry-After when storage is \
+                unavailable.
                 """),
         ])
 
