@@ -40,11 +40,21 @@ extension HTTPServer {
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         signalPipeWrite = fds[1]
+        // A blocked signal stays blocked across exec: a parent that blocks SIGTERM in the thread that starts us (a
+        // test runner's threads do) would leave the server deaf to it. Unblocked in this thread before the server's
+        // threads start, which inherit its mask.
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        sigaddset(&termination, SIGTERM)
+        sigaddset(&termination, SIGINT)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &termination, &previousMask)
         let previousTerm = signal(SIGTERM, handleTerminationSignal)
         let previousInt = signal(SIGINT, handleTerminationSignal)
         defer {
             signal(SIGTERM, previousTerm)
             signal(SIGINT, previousInt)
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
             signalPipeWrite = -1
             try? Syscall.closing(fds[0])
             try? Syscall.closing(fds[1])

@@ -25,7 +25,11 @@ final class ServeProcess {
     }
 
     /// Starts `ledger ARGUMENTS` with only `environment` (and a PATH), output into `directory`.
-    init(_ binary: String, _ arguments: [String], environment: [String: String], outputIn directory: String) throws {
+    /// `blocking`: signals the child starts with blocked (none by default, as under a shell).
+    init(
+        _ binary: String, _ arguments: [String], environment: [String: String], outputIn directory: String,
+        blocking blocked: [Int32] = []
+    ) throws {
         outPath = directory + "/serve.out"
         errPath = directory + "/serve.err"
         var actions = posix_spawn_file_actions_t()
@@ -46,6 +50,7 @@ final class ServeProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
         sigemptyset(&none)
+        for signal in blocked { sigaddset(&none, signal) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGTERM)

@@ -100,4 +100,17 @@ import Testing
         #expect(!ServeProcess.read(workspace.data + "/LOCK").contains("fl4g-t0ken"))
         #expect(!serve.errors.contains("fl4g-t0ken"))
     }
+
+    /// Started with SIGTERM blocked (as a test runner's thread or a careless supervisor can hand it down), serve
+    /// still stops on SIGTERM and exits 0.
+    @Test func serveStopsOnSIGTERMEvenWhenStartedWithItBlocked() throws {
+        let binary = try #require(ServeProcess.binary, "the ledger executable is built beside the tests")
+        let workspace = Workspace()
+        let serve = try ServeProcess(
+            binary, ["serve", "--data", workspace.data, "--port", "0"] + workspace.verifyFlags, environment: [:],
+            outputIn: workspace.directory.path, blocking: [SIGTERM, SIGINT])
+        #expect(serve.waitUntilListening() != nil, "serve did not start: \(serve.errors)")
+        #expect(serve.stop() == 0)
+        #expect(serve.errors.hasSuffix("stopped: head seq 0\n"), "\(serve.errors)")
+    }
 }
