@@ -134,7 +134,9 @@ struct ScalarInverse {
     /// on `approximate` forms of a and b (their low 31 bits and their top 33), which decide the same steps as the
     /// full values would, collects them as factors (a, b) ← ((f0·a + g0·b), (f1·a + g1·b)) / 2³¹, and applies them
     /// to the full values at once; u and v follow with the same factors and a Montgomery division by 2³¹.
-    /// 17 rounds (527 steps) cover the 2·256 − 1 that 256-bit values can need.
+    /// 17 rounds (527 steps) cover the 2·256 − 1 that 256-bit values can need. A run of halvings is taken in one
+    /// shift (its length the trailing zeros), and the rounds stop once a is 0: every later round would leave b and
+    /// v as they are (its factors are f1 = 0, g1 = 2³¹), so the answer is the same, sooner.
     static func inverse(of y: UInt256, modulo modulus: UInt256) -> UInt256? {
         guard !modulus.isEven, !y.isZero, !y.isAtLeast(modulus) else { return nil }
         let montgomery = Self.negatedInverse31(of: modulus.limbs.0)
@@ -142,28 +144,32 @@ struct ScalarInverse {
         var b = modulus
         var u = UInt256(1)
         var v = UInt256(0)
-        for _ in 0..<17 {
+        for _ in 0..<17 where !a.isZero {
             let width = max(a.bitWidth, b.bitWidth, 64)
             var aa = a.approximate(width: width)
             var bb = b.approximate(width: width)
             var (f0, g0, f1, g1): (Int64, Int64, Int64, Int64) = (1, 0, 0, 1)
-            for _ in 0..<31 {
-                if aa & 1 == 1 {
-                    if aa < bb {
-                        swap(&aa, &bb)
-                        swap(&f0, &f1)
-                        swap(&g0, &g1)
-                    }
-                    aa -= bb
-                    f0 -= f1
-                    g0 -= g1
-                }
-                aa >>= 1
-                f1 <<= 1
-                g1 <<= 1
+            var steps = 31
+            while true {
+                // Halvings, as many as aa's trailing zeros (all the steps left when aa is 0).
+                let zeros = min(aa.trailingZeroBitCount, steps)
+                aa >>= UInt64(zeros)
+                f1 <<= Int64(zeros)
+                g1 <<= Int64(zeros)
+                steps -= zeros
+                guard steps > 0 else { break }
+                // aa is odd: subtract the smaller from the larger (selected, not branched on: which one it is
+                // cannot be predicted), leaving an even aa for the halvings that end this step.
+                let swapped = aa < bb
+                (aa, bb) = swapped ? (bb, aa) : (aa, bb)
+                (f0, f1) = swapped ? (f1, f0) : (f0, f1)
+                (g0, g1) = swapped ? (g1, g0) : (g0, g1)
+                aa -= bb
+                f0 -= f1
+                g0 -= g1
             }
-            var nextA = Wide(a, times: f0).adding(Wide(b, times: g0)).shiftedRight31()
-            var nextB = Wide(a, times: f1).adding(Wide(b, times: g1)).shiftedRight31()
+            var nextA = Wide(a, f0, b, g0).shiftedRight31()
+            var nextB = Wide(a, f1, b, g1).shiftedRight31()
             if nextA.isNegative {
                 nextA = nextA.negated()
                 (f0, g0) = (-f0, -g0)
@@ -188,13 +194,12 @@ struct ScalarInverse {
     private static func combine(
         _ x: UInt256, _ f: Int64, _ y: UInt256, _ g: Int64, modulus: UInt256, montgomery: UInt64
     ) -> UInt256 {
-        let sum = Wide(x, times: f).adding(Wide(y, times: g))
-        let multiple = (sum.limbs.0 &* montgomery) & 0x7FFF_FFFF
-        var reduced = sum.adding(Wide(modulus, times: Int64(multiple))).shiftedRight31()
-        let wideModulus = Wide(modulus, times: 1)
-        while reduced.isNegative { reduced = reduced.adding(wideModulus) }
+        let low = x.limbs.0 &* UInt64(bitPattern: f) &+ y.limbs.0 &* UInt64(bitPattern: g)
+        let multiple = (low &* montgomery) & 0x7FFF_FFFF
+        var reduced = Wide(x, f, y, g, plus: modulus, times: multiple).shiftedRight31()
+        while reduced.isNegative { reduced = reduced.adding(modulus) }
         while reduced.limbs.4 != 0 || reduced.low256.isAtLeast(modulus) {
-            reduced = reduced.adding(wideModulus.negated())
+            reduced = reduced.subtracting(modulus)
         }
         return reduced.low256
     }
@@ -207,26 +212,29 @@ struct ScalarInverse {
     }
 
     /// A signed 320-bit integer in two's complement, least significant limb first: room for a 256-bit value times a
-    /// factor of at most 2³¹ in magnitude, and the sum of two such.
+    /// factor of at most 2³¹ in magnitude, and the sum of a few such.
     struct Wide {
         var limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)
 
-        /// x · factor.
-        init(_ x: UInt256, times factor: Int64) {
-            let magnitude = factor.magnitude
-            var carry: UInt64 = 0
-            func multiply(_ limb: UInt64) -> UInt64 {
-                let (high, low) = limb.multipliedFullWidth(by: magnitude)
-                let (sum, overflow) = low.addingReportingOverflow(carry)
-                carry = high &+ (overflow ? 1 : 0)
-                return sum
+        /// x·f + y·g (+ z·h), limb by limb in one signed 128-bit accumulator: each limb's products are below
+        /// 2⁹⁶ in magnitude, so the sum and the carry never overflow it.
+        @inline(__always)
+        init(_ x: UInt256, _ f: Int64, _ y: UInt256, _ g: Int64, plus z: UInt256 = UInt256(0), times h: UInt64 = 0) {
+            let (f, g, h) = (Int128(f), Int128(g), Int128(h))
+            @inline(__always)
+            func term(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> Int128 {
+                Int128(a) &* f &+ Int128(b) &* g &+ Int128(c) &* h
             }
-            let l0 = multiply(x.limbs.0)
-            let l1 = multiply(x.limbs.1)
-            let l2 = multiply(x.limbs.2)
-            let l3 = multiply(x.limbs.3)
-            limbs = (l0, l1, l2, l3, carry)
-            if factor < 0 { self = negated() }
+            var accumulator = term(x.limbs.0, y.limbs.0, z.limbs.0)
+            let l0 = UInt64(truncatingIfNeeded: accumulator)
+            accumulator = (accumulator >> 64) &+ term(x.limbs.1, y.limbs.1, z.limbs.1)
+            let l1 = UInt64(truncatingIfNeeded: accumulator)
+            accumulator = (accumulator >> 64) &+ term(x.limbs.2, y.limbs.2, z.limbs.2)
+            let l2 = UInt64(truncatingIfNeeded: accumulator)
+            accumulator = (accumulator >> 64) &+ term(x.limbs.3, y.limbs.3, z.limbs.3)
+            let l3 = UInt64(truncatingIfNeeded: accumulator)
+            let l4 = UInt64(truncatingIfNeeded: accumulator >> 64)
+            limbs = (l0, l1, l2, l3, l4)
         }
 
         private init(limbs: (UInt64, UInt64, UInt64, UInt64, UInt64)) { self.limbs = limbs }
@@ -241,26 +249,31 @@ struct ScalarInverse {
         }
 
         /// self + other, wrapping at 2³²⁰.
-        func adding(_ other: Wide) -> Wide {
-            var carry: UInt64 = 0
-            func add(_ a: UInt64, _ b: UInt64) -> UInt64 {
-                let (sum, first) = a.addingReportingOverflow(b)
-                let (total, second) = sum.addingReportingOverflow(carry)
-                carry = (first ? 1 : 0) + (second ? 1 : 0)
-                return total
-            }
-            let l0 = add(limbs.0, other.limbs.0)
-            let l1 = add(limbs.1, other.limbs.1)
-            let l2 = add(limbs.2, other.limbs.2)
-            let l3 = add(limbs.3, other.limbs.3)
-            let l4 = add(limbs.4, other.limbs.4)
-            return Wide(limbs: (l0, l1, l2, l3, l4))
+        func adding(_ other: UInt256) -> Wide {
+            let (low, carry) = low256.adding(other)
+            return Wide(limbs: (low.limbs.0, low.limbs.1, low.limbs.2, low.limbs.3, limbs.4 &+ carry))
+        }
+
+        /// self − other, wrapping at 2³²⁰.
+        func subtracting(_ other: UInt256) -> Wide {
+            let low = low256.subtracting(other)
+            let borrow: UInt64 = low256.isAtLeast(other) ? 0 : 1
+            return Wide(limbs: (low.limbs.0, low.limbs.1, low.limbs.2, low.limbs.3, limbs.4 &- borrow))
         }
 
         /// −self.
         func negated() -> Wide {
-            let inverted = Wide(limbs: (~limbs.0, ~limbs.1, ~limbs.2, ~limbs.3, ~limbs.4))
-            return inverted.adding(Wide(limbs: (1, 0, 0, 0, 0)))
+            var carry: UInt64 = 1
+            func next(_ limb: UInt64) -> UInt64 {
+                let (sum, overflow) = (~limb).addingReportingOverflow(carry)
+                carry = overflow ? 1 : 0
+                return sum
+            }
+            let l0 = next(limbs.0)
+            let l1 = next(limbs.1)
+            let l2 = next(limbs.2)
+            let l3 = next(limbs.3)
+            return Wide(limbs: (l0, l1, l2, l3, next(limbs.4)))
         }
 
         /// self / 2³¹, rounding toward −∞ (exact for the multiples of 2³¹ it is used on).

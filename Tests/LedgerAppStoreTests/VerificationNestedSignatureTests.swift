@@ -80,6 +80,23 @@ struct VerificationNestedSignatureTests {
         }
     }
 
+    /// The nested JWSs share the envelope's checked header only when their header bytes are the same: one that
+    /// differs (here its `alg`, the chain unchanged) is judged by the header rules on its own.
+    @Test func aNestedHeaderUnlikeTheEnvelopesIsCheckedOnItsOwn() throws {
+        var parts = JWSParts.split(try Self.pki.sign(TestPKI.Payloads.transaction()))
+        let header = try JSONValue.parse(Base64.decodeURL(parts[0]) ?? [])
+        parts[0] = Base64.encodeURL(header.setting(["alg"], to: "ES384").serializedBytes())
+        let signed = try Self.notification(signedTransaction: parts.joined(separator: "."))
+        do {
+            _ = try Self.pki.verifier().verifyNotification(signed)
+            Issue.record("a nested JWS with an ES384 header was accepted")
+        } catch {
+            #expect(error.status == .invalidJWTFormat)
+            #expect(error.message.contains("data.signedTransactionInfo"))
+            #expect(error.message.contains("\"ES384\"; App Store data is signed with ES256"))
+        }
+    }
+
     @Test func aNestedTransactionOfAnotherAppIsRefused() throws {
         let otherApp = try Self.pki.sign(TestPKI.Payloads.transaction(bundleId: "com.example.other"))
         #expect(throws: VerificationError(.invalidAppIdentifier, "")) {

@@ -171,6 +171,31 @@ struct ScalarInverseTests {
         }
     }
 
+    /// Values with long runs of zero bits (powers of two, one bit short of the order) take the inversion's runs of
+    /// halvings at once and its early end; their inverses must be those of the step-by-step rounds.
+    @Test func sparseValuesInvertToo() {
+        let order = Self.number(Hex.encode(KeyMultiplesVerifierTests.order))
+        var values: [UInt256] = []
+        for bit in 0..<256 {
+            var value = UInt256(0)
+            switch bit / 64 {
+            case 0: value.limbs.0 = 1 << UInt64(bit)
+            case 1: value.limbs.1 = 1 << UInt64(bit - 64)
+            case 2: value.limbs.2 = 1 << UInt64(bit - 128)
+            default: value.limbs.3 = 1 << UInt64(bit - 192)
+            }
+            if !value.isAtLeast(order) {
+                values.append(value)
+                values.append(order.subtracting(value))
+            }
+        }
+        values.append(Self.number("ffffffff00000000ffffffffffffffff00000000000000000000000000000001"))
+        for value in values {
+            let inverse = ScalarInverse.inverse(of: value, modulo: order)
+            #expect(inverse.map { Self.multiply(value, $0, modulo: order) } == UInt256(1), "\(value.bigEndianBytes)")
+        }
+    }
+
     @Test func outOfRangeAndSharedFactorsHaveNoInverse() {
         let order = Self.number(Hex.encode(KeyMultiplesVerifierTests.order))
         #expect(ScalarInverse.inverse(of: UInt256(0), modulo: order) == nil)

@@ -23,7 +23,9 @@ extension SignedDataVerifier {
     /// Verifies a notification and every JWS nested in it, each whole (chain, OIDs, signature, app,
     /// environment): a nested one that fails fails the notification, named by its field.
     private func verifyNotification(envelope: CompactJWS) throws(VerificationError) -> VerifiedNotification {
-        let (payload, evidence) = try verify(envelope, as: Self.model(NotificationPayload.self))
+        // The envelope's header, for the nested JWSs that carry the same bytes (every one Apple signs does).
+        var known: KnownHeader? = nil
+        let (payload, evidence) = try verify(envelope, as: Self.model(NotificationPayload.self), known: &known)
         let identity = try NotificationIdentity(payload)
         if let expected = configuration.bundleId, identity.bundleId != expected {
             throw VerificationError(
@@ -45,14 +47,14 @@ extension SignedDataVerifier {
         if let data = try SignedFields.object(payload, "data") {
             if let signed = try SignedFields.string(data, "signedTransactionInfo") {
                 do {
-                    transaction = try verifyTransaction(signed, as: nil)
+                    transaction = try verifyTransaction(signed, as: nil, known: &known)
                 } catch {
                     throw error.within("data.signedTransactionInfo")
                 }
             }
             if let signed = try SignedFields.string(data, "signedRenewalInfo") {
                 do {
-                    renewalInfo = try verifyRenewalInfo(signed, as: nil)
+                    renewalInfo = try verifyRenewalInfo(signed, as: nil, known: &known)
                 } catch {
                     throw error.within("data.signedRenewalInfo")
                 }

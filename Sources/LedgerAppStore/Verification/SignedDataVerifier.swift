@@ -83,6 +83,15 @@ public final class SignedDataVerifier: Sendable {
     func verify(_ jws: CompactJWS, as model: PayloadModel? = nil)
         throws(VerificationError) -> (payload: JSONObject, hashed: HashedBytes?)
     {
+        var known: KnownHeader? = nil
+        return try verify(jws, as: model, known: &known)
+    }
+
+    /// ``verify(_:as:)``, taking the header from `known` when `jws` carries its exact bytes (the JWSs nested in a
+    /// notification carry the envelope's), and leaving in `known` the header of `jws` once it is checked.
+    func verify(_ jws: CompactJWS, as model: PayloadModel?, known: inout KnownHeader?)
+        throws(VerificationError) -> (payload: JSONObject, hashed: HashedBytes?)
+    {
         let signedDate = try SignedFields.signedDate(of: jws.payload)
         if let model { try model(jws.payload) }
         if configuration.skipsSignatureVerification {
@@ -93,7 +102,13 @@ public final class SignedDataVerifier: Sendable {
             throw VerificationError(
                 .invalidCertificate, "no trust root is configured; pass --trust-root FILE")
         }
-        let header = try signingHeader(of: jws)
+        let header: SigningHeader
+        if let same = known?.header(for: jws.headerSegment) {
+            header = same
+        } else {
+            header = try signingHeader(of: jws)
+            known = KnownHeader(segment: jws.headerSegment, header: header)
+        }
         let time = signedDate ?? now()
         let key = try chainVerifier.validatedLeafKey(
             leaf: header.leaf, intermediate: header.intermediate, key: header.chainKey, at: time)
@@ -131,15 +146,17 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies and decodes a `signedTransactionInfo`: signature and chain, then the bundle
     /// (`INVALID_APP_IDENTIFIER`) and the environment (`INVALID_ENVIRONMENT`).
     public func verifyTransaction(_ signedTransaction: String) throws(VerificationError) -> JSONValue {
-        try verifyTransaction(signedTransaction, as: Self.model(TransactionPayload.self))
+        var known: KnownHeader? = nil
+        return try verifyTransaction(signedTransaction, as: Self.model(TransactionPayload.self), known: &known)
     }
 
     /// ``verifyTransaction(_:)``; nested in a notification (`model` nil), its model is decoded with the
-    /// notification's, as Apple's `verifyAndDecodeNotification` leaves it a string.
-    func verifyTransaction(_ signedTransaction: String, as model: PayloadModel?) throws(VerificationError)
-        -> JSONValue
+    /// notification's, as Apple's `verifyAndDecodeNotification` leaves it a string, and its header may be the
+    /// envelope's (`known`).
+    func verifyTransaction(_ signedTransaction: String, as model: PayloadModel?, known: inout KnownHeader?)
+        throws(VerificationError) -> JSONValue
     {
-        let payload = try verify(CompactJWS(signedTransaction), as: model).payload
+        let payload = try verify(CompactJWS(signedTransaction), as: model, known: &known).payload
         let bundleId = try SignedFields.string(payload, "bundleId")
         if let expected = configuration.bundleId, bundleId != expected {
             throw VerificationError(
@@ -153,15 +170,16 @@ public final class SignedDataVerifier: Sendable {
 
     /// Verifies and decodes a `signedRenewalInfo`: signature and chain, then the environment.
     public func verifyRenewalInfo(_ signedRenewalInfo: String) throws(VerificationError) -> JSONValue {
-        try verifyRenewalInfo(signedRenewalInfo, as: Self.model(RenewalInfoPayload.self))
+        var known: KnownHeader? = nil
+        return try verifyRenewalInfo(signedRenewalInfo, as: Self.model(RenewalInfoPayload.self), known: &known)
     }
 
     /// ``verifyRenewalInfo(_:)``; nested in a notification (`model` nil), its model is decoded with the
-    /// notification's.
-    func verifyRenewalInfo(_ signedRenewalInfo: String, as model: PayloadModel?) throws(VerificationError)
-        -> JSONValue
+    /// notification's, and its header may be the envelope's (`known`).
+    func verifyRenewalInfo(_ signedRenewalInfo: String, as model: PayloadModel?, known: inout KnownHeader?)
+        throws(VerificationError) -> JSONValue
     {
-        let payload = try verify(CompactJWS(signedRenewalInfo), as: model).payload
+        let payload = try verify(CompactJWS(signedRenewalInfo), as: model, known: &known).payload
         try checkEnvironment(try SignedFields.string(payload, "environment"), of: "renewal info")
         return .object(payload)
     }
