@@ -40,6 +40,11 @@ let package = Package(
         .target(
             name: "LedgerAppStore",
             dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto"]),
+        // The App Store's side, for tests and the simulator only: an Apple-style PKI (Apple's OIDs) and a JWS
+        // signer. Never linked into verification.
+        .target(
+            name: "LedgerAppStoreTestKit",
+            dependencies: ["LedgerAppStore", "LedgerCrypto", "LedgerJSON"]),
         // The PostgreSQL store: the same RecordStore contract over libpq (README, "PostgreSQL").
         .target(
             name: "LedgerPostgres",
@@ -57,17 +62,21 @@ let package = Package(
         .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
         // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.
         .executableTarget(
-            name: "LedgerFuzzJWS", dependencies: ["LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"]),
+            name: "LedgerFuzzJWS",
+            dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"]),
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
             dependencies: [
-                "LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore", "LedgerLog", "LedgerCrypto",
+                "LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore", "LedgerLog",
+                "LedgerCrypto",
             ]),
         // Realistic signed populations with their truth.
         .target(
             name: "LedgerSimulator",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore", "LedgerSystem"]),
+            dependencies: [
+                "LedgerAppStoreTestKit", "LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerAppStore", "LedgerSystem",
+            ]),
         // Command-line parsing and commands.
         .target(
             name: "LedgerCLI",
@@ -89,7 +98,9 @@ let package = Package(
         // Test support: record builders, temporary directories, a test PKI.
         .target(
             name: "LedgerTesting",
-            dependencies: ["LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem"]),
+            dependencies: [
+                "LedgerAppStoreTestKit", "LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem",
+            ]),
         // Signed notifications from the test PKI for end-to-end scripts (Scripts/postgres-two-servers).
         .executableTarget(
             name: "LedgerSignedFixtures",
@@ -108,7 +119,7 @@ let package = Package(
         .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerSystem"]),
         .testTarget(
             name: "LedgerAppStoreTests",
-            dependencies: ["LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
+            dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
         .testTarget(
             name: "LedgerServiceTests",
             dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
@@ -130,6 +141,7 @@ let package = Package(
         .testTarget(
             name: "LedgerCLITests",
             dependencies: [
+                "LedgerAppStoreTestKit",
                 "LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog", "LedgerHTTP",
                 "LedgerAPI", "LedgerAppStore", "LedgerCore", "LedgerJSON",
             ]),

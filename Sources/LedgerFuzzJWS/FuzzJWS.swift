@@ -13,6 +13,7 @@
 // JSON, as a webhook body and as a compact JWS.
 
 import LedgerAppStore
+import LedgerAppStoreTestKit
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON

@@ -1,4 +1,5 @@
 import LedgerAppStore
+import LedgerAppStoreTestKit
 import LedgerCrypto
 import LedgerJSON
 

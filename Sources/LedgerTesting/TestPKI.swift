@@ -1,4 +1,5 @@
 import LedgerAppStore
+import LedgerAppStoreTestKit
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON

@@ -1,3 +1,4 @@
+import LedgerAppStore
 import LedgerCrypto
 import LedgerJSON
 
