@@ -32,17 +32,17 @@ extension LedgerAPI {
         case .rejected(let status, let message):
             // An unreadable body (not JSON, no signedPayload) is the client's 400, not a failed verification;
             // the body is parsed only once on the common, accepted path.
-            if status == VerificationStatus.invalidJWTFormat.rawValue,
+            if status == .invalidJWTFormat,
                 (try? SignedDataVerifier.signedPayload(fromBody: body)) == nil
             {
                 metrics.ingest(outcome: "BAD_REQUEST")
                 throw HTTPError(.badRequest, code: .badRequest, message: message)
             }
-            metrics.ingest(outcome: status)
-            if status == "PAYLOAD_TOO_LARGE" {
+            metrics.ingest(outcome: status.rawValue)
+            if status == .payloadTooLarge {
                 throw HTTPError(.payloadTooLarge, code: .payloadTooLarge, message: message)
             }
-            throw HTTPError(.unprocessableEntity, code: HTTPError.Code(status), message: message)
+            throw HTTPError(.unprocessableEntity, code: HTTPError.Code(status.rawValue), message: message)
         }
     }
 }

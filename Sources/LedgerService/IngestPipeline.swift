@@ -11,7 +11,7 @@ public enum IngestResult: Sendable, Hashable {
     /// Verified; its notificationUUID was already in the log at `seq`.
     case duplicate(seq: UInt64)
     /// Not appended: kept in the quarantine with Apple's status name and the reason.
-    case rejected(status: String, message: String)
+    case rejected(status: IngestStatus, message: String)
 }
 
 /// Counts of ingest results, as `ledger ingest` prints them.
@@ -69,13 +69,13 @@ public final class IngestPipeline: Sendable {
         /// raw signed payload (its evidence), hashed.
         case record(LogEntry, evidence: HashedBytes)
         /// Refused.
-        case rejected(status: String, message: String)
+        case rejected(status: IngestStatus, message: String)
     }
 
     /// Verifies and maps one body without touching the log (thread-safe; run it on any thread).
     public func prepare(body: [UInt8]) -> Prepared {
         guard body.count <= Self.maxBodyBytes else {
-            return .rejected(status: "PAYLOAD_TOO_LARGE", message: "body of \(body.count) bytes is over 1 MiB")
+            return .rejected(status: .payloadTooLarge, message: "body of \(body.count) bytes is over 1 MiB")
         }
         let verified: VerifiedNotification
         let decoded: DecodedNotification
@@ -85,7 +85,7 @@ public final class IngestPipeline: Sendable {
             // `ledger inspect` decodes through the same `DecodedNotification`.
             decoded = try DecodedNotification(verified)
         } catch {
-            return .rejected(status: error.status.rawValue, message: error.message)
+            return .rejected(status: IngestStatus(error.status), message: error.message)
         }
         do {
             let record = try LedgerRecord(
@@ -96,11 +96,11 @@ public final class IngestPipeline: Sendable {
                 // the log stores (a 70 KB product id), it is refused alone, before its batch is appended.
                 return .record(try Ledger.logEntry(for: record), evidence: verified.evidence)
             } catch {
-                return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.message)
+                return .rejected(status: .invalidJWTFormat, message: error.message)
             }
         } catch {
             // A notification the ledger cannot map (payloads that disagree, a field it needs but lacks).
-            return .rejected(status: VerificationStatus.invalidJWTFormat.rawValue, message: error.description)
+            return .rejected(status: .invalidJWTFormat, message: error.description)
         }
     }
 
@@ -122,9 +122,9 @@ public final class IngestPipeline: Sendable {
     public func rejectUnread(prefix: [UInt8], size: Int, sha256: [UInt8], message: String) throws(ServiceError)
         -> IngestResult
     {
-        let status = "PAYLOAD_TOO_LARGE"
+        let status = IngestStatus.payloadTooLarge
         try quarantine.keep(
-            prefix: prefix, size: size, sha256: sha256, status: status, message: message,
+            prefix: prefix, size: size, sha256: sha256, status: status.rawValue, message: message,
             at: Instant(milliseconds: clock()))
         return .rejected(status: status, message: message)
     }
@@ -149,7 +149,7 @@ public final class IngestPipeline: Sendable {
                 }
             case .rejected(let status, let message):
                 try quarantine.keep(
-                    body: bodies[index], status: status, message: message, at: Instant(milliseconds: clock()))
+                    body: bodies[index], status: status.rawValue, message: message, at: Instant(milliseconds: clock()))
                 results[index] = .rejected(status: status, message: message)
             }
         }

@@ -43,7 +43,7 @@ import Testing
         #expect(pipeline.ledger.log.head.seq == 0)
         let items = try pipeline.quarantine.items()
         #expect(items.count == 1)
-        #expect(items.first?.status == status)
+        #expect(items.first?.status == status.rawValue)
     }
 
     @Test func rejectsAnotherEnvironment() throws {
