@@ -24,18 +24,27 @@ extension Conformance {
         return [bought, refunded].map { ($0, HashedBytes(Array("signed \($0.idempotencyKey)".utf8))) }
     }
 
-    /// `state --known-at` answers from the records the store had by then: the refund recorded on 10 January is
-    /// unknown to a question asked as of 9 January.
-    static func knownAtQueries(_ harness: some StoreHarness) throws {
+    /// A ledger over a new store of `harness` holding ``purchaseThenRefund()``: the purchase recorded on 1 January,
+    /// the refund on 10 January; the clock is the store's, to record more.
+    static func recordedPurchaseThenRefund(_ harness: some StoreHarness) throws
+        -> (store: any RecordStore, ledger: Ledger, clock: ManualClock)
+    {
         let clock = ManualClock()
         let store = try harness.openWriter(environment: LedgerEnvironment.sandbox.rawValue, clock: clock.function)
-        defer { store.close() }
         let ledger = Ledger(log: store)
         let items = purchaseThenRefund()
         clock.set(RecordBuilders.instant("2026-01-01T00:00:01Z"))
         _ = try ledger.append([items[0]])
         clock.set(RecordBuilders.instant("2026-01-10T00:00:01Z"))
         _ = try ledger.append([items[1]])
+        return (store, ledger, clock)
+    }
+
+    /// `state --known-at` answers from the records the store had by then: the refund recorded on 10 January is
+    /// unknown to a question asked as of 9 January.
+    static func knownAtQueries(_ harness: some StoreHarness) throws {
+        let (store, ledger, _) = try recordedPurchaseThenRefund(harness)
+        defer { store.close() }
         let at = RecordBuilders.instant("2026-01-15T00:00:00Z")
         let before = try ledger.state(
             of: .user(42), at: at, knownAt: RecordBuilders.instant("2026-01-09T00:00:00Z"))
@@ -52,15 +61,8 @@ extension Conformance {
     /// January the subscription is refunded, as of 12 January active again; a second void appends nothing, a void of
     /// the void and of a seq beyond the head are refused; the void exports and imports back.
     static func voids(_ harness: some StoreHarness) throws {
-        let clock = ManualClock()
-        let store = try harness.openWriter(environment: LedgerEnvironment.sandbox.rawValue, clock: clock.function)
+        let (store, ledger, clock) = try recordedPurchaseThenRefund(harness)
         defer { store.close() }
-        let ledger = Ledger(log: store)
-        let items = purchaseThenRefund()
-        clock.set(RecordBuilders.instant("2026-01-01T00:00:01Z"))
-        _ = try ledger.append([items[0]])
-        clock.set(RecordBuilders.instant("2026-01-10T00:00:01Z"))
-        _ = try ledger.append([items[1]])
         clock.set(RecordBuilders.instant("2026-01-12T00:00:00Z"))
         #expect(
             try ledger.void(seq: 2, reason: "test refund", operatorName: "ops")
