@@ -39,7 +39,7 @@ let package = Package(
         // The App Store boundary: JWS verification, models, mapping to ledger records.
         .target(
             name: "LedgerAppStore",
-            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto"]),
+            dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerSystem"]),
         // The App Store's side, for tests and the simulator only: an Apple-style PKI (Apple's OIDs) and a JWS
         // signer. Never linked into verification.
         .target(

@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerHTTP
 import LedgerJSON
 import LedgerService
+import LedgerSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -42,9 +43,9 @@ extension LedgerAPI {
             defer { waitingFeeds.leave() }
             // Woken by the writer's group commit as soon as a record after the cursor is durable; waiting in slices
             // of at most `drainCheckMillis`, so that a shutdown ends the wait at once (``endLongPolls()``).
-            let deadline = monotonicSeconds() + wait
+            let deadline = SystemClock.monotonicSeconds() + wait
             while !draining.isSet {
-                let left = Int((deadline - monotonicSeconds()) * 1000)
+                let left = Int((deadline - SystemClock.monotonicSeconds()) * 1000)
                 if left <= 0
                     || ledger.log.waitForHead(after: cursor, timeoutMillis: min(left, Self.drainCheckMillis)) > cursor
                 {

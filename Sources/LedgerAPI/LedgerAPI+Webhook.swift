@@ -3,13 +3,14 @@ import LedgerCore
 import LedgerHTTP
 import LedgerJSON
 import LedgerService
+import LedgerSystem
 
 extension LedgerAPI {
     /// `POST /webhooks/apple`: 200 only once the record is durable (or was a duplicate); 400 unreadable
     /// body; 422 verification failed, naming Apple's status; 503 when the log cannot be written.
     func webhook(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = request.body
-        let started = monotonicSeconds()
+        let started = SystemClock.monotonicSeconds()
         let result: IngestResult
         do {
             result = try pipeline.ingest(body: body)
@@ -24,7 +25,7 @@ extension LedgerAPI {
         switch result {
         case .appended(let seq):
             metrics.ingest(outcome: "appended")
-            metrics.appendLatency.observe(monotonicSeconds() - started)
+            metrics.appendLatency.observe(SystemClock.monotonicSeconds() - started)
             return .json(.object(["status": "ok", "seq": .integer(Int64(clamping: seq)), "duplicate": false]))
         case .duplicate(let seq):
             metrics.ingest(outcome: "duplicate")
@@ -45,13 +46,6 @@ extension LedgerAPI {
             throw HTTPError(.unprocessableEntity, code: HTTPError.Code(status.rawValue), message: message)
         }
     }
-}
-
-/// Seconds on a monotonic clock, for latencies.
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import LedgerHTTP
 import LedgerJSON
 import LedgerLog
 import LedgerService
+import LedgerSystem
 import Synchronization
 
 /// The ledger's HTTP API: the App Store webhook, the backend's read endpoints, the catch-up feed,
@@ -32,7 +33,7 @@ public struct LedgerAPI: Sendable {
     /// the server's connection cap must leave room for Apple's deliveries): a quarter of the default cap.
     public init(
         pipeline: IngestPipeline, readToken: String?, adminToken: String?, metrics: LedgerMetrics,
-        clock: @escaping @Sendable () -> Int64 = wallClockMillis, maxWaitingFeeds: Int = 64
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds, maxWaitingFeeds: Int = 64
     ) {
         self.ledger = pipeline.ledger
         self.pipeline = pipeline

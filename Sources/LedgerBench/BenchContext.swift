@@ -114,17 +114,11 @@ final class BenchContext {
 }
 
 /// Seconds on the monotonic clock.
-func now() -> Double { seconds(CLOCK_MONOTONIC) }
+func now() -> Double { SystemClock.monotonicSeconds() }
 
 /// Seconds of CPU time this thread has run: unlike ``now()``, it does not advance while other processes on a
 /// busy machine have the core.
-func cpuNow() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
+func cpuNow() -> Double { SystemClock.threadCPUSeconds() }
 
 /// CPU time used so far by every thread of this process, in seconds.
-func processCPUNow() -> Double { seconds(CLOCK_PROCESS_CPUTIME_ID) }
-
-private func seconds(_ clock: clockid_t) -> Double {
-    var time = timespec()
-    clock_gettime(clock, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
+func processCPUNow() -> Double { SystemClock.processCPUSeconds() }

@@ -3,6 +3,7 @@ import LedgerCrypto
 import LedgerJSON
 import LedgerLog
 import LedgerService
+import LedgerSystem
 
 /// `ledger verify`, `digest`, `repair` and `rebuild`: the log's integrity and its derived files.
 enum LogCommands {
@@ -51,7 +52,7 @@ enum LogCommands {
         let ledger = try Commands.openReader(context)
         defer { ledger.log.close() }
         let head = ledger.log.head
-        let at = Instant(milliseconds: head.seq == 0 ? wallClockMillis() : ledger.log.headTime)
+        let at = Instant(milliseconds: head.seq == 0 ? SystemClock.wallMilliseconds() : ledger.log.headTime)
         let digest: JSONValue = .object([
             "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)),
             "at": .string(at.iso8601),

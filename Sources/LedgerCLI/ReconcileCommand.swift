@@ -3,6 +3,7 @@ import LedgerCore
 import LedgerJSON
 import LedgerLog
 import LedgerService
+import LedgerSystem
 
 /// `ledger reconcile`: App Store Server API or verifyReceipt responses → only the facts the log lacks.
 enum ReconcileCommand {
@@ -36,7 +37,7 @@ enum ReconcileCommand {
         do {
             counts = try ledger.reconcile(
                 documents, verifier: verifier, quarantine: Quarantine(dataDirectory: directory),
-                now: Instant(milliseconds: wallClockMillis()))
+                now: Instant(milliseconds: SystemClock.wallMilliseconds()))
         } catch {
             throw Commands.failure(error)
         }

@@ -2,12 +2,13 @@ import LedgerCore
 import LedgerJSON
 import LedgerLog
 import LedgerService
+import LedgerSystem
 
 /// `ledger state`: a subject's entitlement at valid time T as known at K.
 enum StateCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
-        let at = try context.instant("--at") ?? Instant(milliseconds: wallClockMillis())
+        let at = try context.instant("--at") ?? Instant(milliseconds: SystemClock.wallMilliseconds())
         let knownAt = try context.instant("--known-at")
         let ledger = try Commands.openReader(context)
         defer { ledger.log.close() }

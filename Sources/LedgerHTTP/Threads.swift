@@ -30,11 +30,7 @@ enum Threads {
 /// Time in the units the server needs, from `clock_gettime`.
 enum Clock {
     /// Nanoseconds on the monotonic clock (for deadlines and durations).
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    static func monotonicNanoseconds() -> UInt64 { SystemClock.monotonicNanoseconds() }
 
     /// Milliseconds on the monotonic clock.
     static func monotonicMilliseconds() -> Int {
@@ -43,8 +39,7 @@ enum Clock {
 
     /// Wall-clock time as seconds and milliseconds since the epoch.
     static func wallClock() -> (seconds: Int, milliseconds: Int) {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
+        let time = SystemClock.wallTimespec()
         return (Int(time.tv_sec), Int(time.tv_nsec / 1_000_000))
     }
 

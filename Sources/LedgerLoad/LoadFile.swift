@@ -69,10 +69,3 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     precondition(status == 0, "pthread_create failed: \(status)")
     return thread
 }
-
-/// Nanoseconds on the monotonic clock.
-func monotonicNanoseconds() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-}

@@ -1,4 +1,5 @@
 import LedgerHTTP
+import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ enum LoadRun {
         let acks = try options.acksPath.map { path throws(LoadError) in try AckLog(path: path) }
         let next = Atomic<Int>(0)
         let exhaustedAt = Atomic<UInt64>(0)
-        let begin = monotonicNanoseconds()
+        let begin = SystemClock.monotonicNanoseconds()
         let measureFrom = begin + UInt64(options.warmup * 1e9)
         let end = measureFrom + UInt64(options.seconds * 1e9)
         let headers = HTTPHeaders(options.headers)
@@ -35,7 +36,7 @@ enum LoadRun {
                     tally.latencies.reserveCapacity(1 << 16)
                     let client = HTTPClient(host: host, port: port, timeout: .seconds(30))
                     while true {
-                        let start = monotonicNanoseconds()
+                        let start = SystemClock.monotonicNanoseconds()
                         if start >= end { break }
                         // Each request takes the next body (or path) in turn.
                         let turn = bodies.isEmpty && vary == 0 ? 0 : next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -56,7 +57,7 @@ enum LoadRun {
                             client.close()
                             continue
                         }
-                        let finish = monotonicNanoseconds()
+                        let finish = SystemClock.monotonicNanoseconds()
                         if response.status.code == 200, !bodies.isEmpty {
                             acks?.acknowledge(line: turn, response: response.body)
                         }

@@ -232,7 +232,7 @@ extension EventLog {
         at tail: (segment: Int, offset: Int64), headSeq: UInt64
     ) throws(LogError) -> RecoveryReport {
         let segment = segments[tail.segment]
-        let stamp = wallClockMillis()
+        let stamp = SystemClock.wallMilliseconds()
         do {
             try fileSystem.createDirectories(layout.lostAndFound)
             let fileSize = try fileSystem.fstat(segment.fd).size

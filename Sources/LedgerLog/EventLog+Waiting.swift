@@ -1,3 +1,5 @@
+import LedgerSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -8,8 +10,7 @@ extension EventLog {
     /// Waits until the head passes `seq` (a record after it is durable) or `timeoutMillis` elapse, and returns the
     /// head seq then. For long-polling feeds (`GET /v1/events?after=SEQ&wait=S`) in the writer's process.
     public func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        let now = SystemClock.wallTimespec()
         let total = Int(now.tv_nsec) + (timeoutMillis % 1000) * 1_000_000
         var deadline = timespec()
         deadline.tv_sec = now.tv_sec + timeoutMillis / 1000 + total / 1_000_000_000

@@ -104,7 +104,8 @@ public final class EventLog: @unchecked Sendable {
     ///     ``LogError/Code/appMismatch``. Nil: whatever the directory is bound to.
     public static func openWriter(
         at directory: String, environment: String?, app: AppIdentity? = nil, options: LogOptions = .init(),
-        fileSystem: any FileSystem = PosixFileSystem(), clock: @escaping @Sendable () -> Int64 = wallClockMillis
+        fileSystem: any FileSystem = PosixFileSystem(),
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) throws(LogError) -> EventLog {
         let layout = DataDirectory(root: directory)
         do {
@@ -130,7 +131,7 @@ public final class EventLog: @unchecked Sendable {
     ) throws(LogError) -> EventLog {
         try open(
             DataDirectory(root: directory), environment: nil, app: nil, writable: false, options: options,
-            fileSystem: fileSystem, clock: wallClockMillis, writerLock: nil)
+            fileSystem: fileSystem, clock: SystemClock.wallMilliseconds, writerLock: nil)
     }
 
     /// Whether this log can append (it was opened as the writer and is not closed).

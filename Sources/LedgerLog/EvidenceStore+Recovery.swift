@@ -173,7 +173,7 @@ extension EvidenceStore {
         guard let fd = state.packs[tail.number] else { return }
         let name = EvidencePack.name(tail.number)
         try fileSystem.createDirectories(lostAndFound)
-        let saved = Path.join(lostAndFound, "\(name).\(tail.offset).\(wallClockMillis()).tail")
+        let saved = Path.join(lostAndFound, "\(name).\(tail.offset).\(SystemClock.wallMilliseconds()).tail")
         try fileSystem.writeFileDurably(saved, tail.bytes)
         try fileSystem.ftruncate(fd, size: tail.offset)
         try fileSystem.fsync(fd)

@@ -46,11 +46,3 @@ public struct LogOptions: Sendable {
         self.lockHolder = lockHolder
     }
 }
-
-/// The current time in ms since the epoch (CLOCK_REALTIME).
-@Sendable
-public func wallClockMillis() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-}

@@ -67,7 +67,7 @@ struct WriterLock: Sendable {
         }
         // A LOCK an earlier build created is 0644 and holds its whole command line: made private, then replaced.
         _ = try? Syscall.retrying("fchmod", path: directory.lock) { fchmod(fd.rawValue, 0o600) }
-        let note = Array(Self.note(pid: Int(getpid()), started: wallClockMillis(), command: command).utf8)
+        let note = Array(Self.note(pid: Int(getpid()), started: SystemClock.wallMilliseconds(), command: command).utf8)
         try? fileSystem.ftruncate(fd, size: 0)
         try? fileSystem.writeAll(fd, note, at: 0)
         return WriterLock(fd: fd, directoryFD: directoryFD)

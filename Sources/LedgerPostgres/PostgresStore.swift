@@ -1,4 +1,5 @@
 import LedgerLog
+import LedgerSystem
 import Synchronization
 
 /// The ledger's records in PostgreSQL: the ``RecordStore`` contract over libpq, for deployments that need a
@@ -62,7 +63,7 @@ public final class PostgresStore: RecordStore {
     ///   `environmentMismatch`; `appMismatch`; `unsupportedVersion` for tables of a newer format.
     public static func openWriter(
         url connectionString: String, environment: String?, app: AppIdentity? = nil,
-        clock: @escaping @Sendable () -> Int64 = wallClockMillis
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) throws(LogError) -> PostgresStore {
         let session = try connect(connectionString)
         try session.createTables()
@@ -87,7 +88,8 @@ public final class PostgresStore: RecordStore {
     /// appends are refused. A reader may point at a streaming replica.
     public static func openReader(url connectionString: String) throws(LogError) -> PostgresStore {
         PostgresStore(
-            connectionString: connectionString, environment: nil, app: nil, writable: false, clock: wallClockMillis,
+            connectionString: connectionString, environment: nil, app: nil, writable: false,
+            clock: SystemClock.wallMilliseconds,
             writerSession: nil, readerSession: try connect(connectionString))
     }
 

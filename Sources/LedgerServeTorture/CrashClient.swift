@@ -1,5 +1,6 @@
 import LedgerHTTP
 import LedgerJSON
+import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -54,9 +55,9 @@ struct CrashClient {
     private static func deliver(
         _ body: [UInt8], line: Int, client: HTTPClient, acks: AckWriter, giveUp: Double, tally: inout Tally
     ) {
-        let deadline = monotonicSeconds() + giveUp
+        let deadline = SystemClock.monotonicSeconds() + giveUp
         let headers: HTTPHeaders = ["Content-Type": "application/json"]
-        while monotonicSeconds() < deadline {
+        while SystemClock.monotonicSeconds() < deadline {
             let response: HTTPResponse
             do {
                 response = try client.send(.post, "/webhooks/apple", headers: headers, body: body)

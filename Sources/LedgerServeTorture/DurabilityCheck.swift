@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerHTTP
 import LedgerJSON
 import LedgerService
+import LedgerSystem
 
 /// After the last crash and restart: every acknowledged notification is in the log at the seq its 200
 /// named, with its evidence, in its subject's history over HTTP, and every subject's entitlement answer
@@ -137,7 +138,7 @@ struct DurabilityCheck {
     private func compareWithCLI(_ subjects: Subjects, client: HTTPClient) throws(TortureError) -> Int {
         guard let ledgerExecutable else { return 0 }
         var checked = 0
-        let at = wallMilliseconds()
+        let at = SystemClock.wallMilliseconds()
         for user in subjects.users.keys.sorted().prefix(cliSamples) {
             let (status, output) = try ChildProcess.run(
                 ledgerExecutable, ["state", "--data", dataDirectory, "--user", "\(user)", "--at", "\(at)", "--json"])
@@ -155,7 +156,7 @@ struct DurabilityCheck {
     /// Now, and the signedDate of the log's middle record (inside the traffic's history).
     private func instants(_ ledger: Ledger) -> [Int64] {
         let middle = try? ledger.entry(seq: max(1, ledger.log.head.seq / 2)).record.notification?.signedDate
-        return [wallMilliseconds()] + (middle.map { [$0.milliseconds] } ?? [])
+        return [SystemClock.wallMilliseconds()] + (middle.map { [$0.milliseconds] } ?? [])
     }
 
     private func get(_ client: HTTPClient, _ target: String) throws(TortureError) -> JSONValue {

@@ -1,3 +1,5 @@
+import LedgerSystem
+
 // The HTTP crash test's tools (see `Scripts/crash-test --http`) and the load test's body generator
 // (`Scripts/load --real`).
 #if canImport(Glibc)
@@ -47,9 +49,9 @@ struct ServeTorture {
                     port: UInt16(try options.integer("--port")), clients: try options.integer("--clients", default: 6),
                     giveUpSeconds: Double(try options.integer("--give-up", default: 120)))
                 printLine("sending \(bodies.count) bodies")
-                let started = monotonicSeconds()
+                let started = SystemClock.monotonicSeconds()
                 let tally = client.deliver(bodies, acks: acks)
-                let seconds = Int((monotonicSeconds() - started) * 10) / 10
+                let seconds = Int((SystemClock.monotonicSeconds() - started) * 10) / 10
                 printLine(
                     "sent \(bodies.count) bodies with \(client.clients) clients in \(seconds) s: "
                         + "\(tally.acknowledged) acknowledged (\(tally.duplicates) as duplicates), "

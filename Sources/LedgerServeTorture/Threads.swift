@@ -26,20 +26,6 @@ func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     for thread in threads { pthread_join(thread, nil) }
 }
 
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// Milliseconds since the epoch on the wall clock.
-func wallMilliseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-}
-
 /// Writes a line to standard error.
 func printError(_ line: String) {
     let bytes = Array((line + "\n").utf8)

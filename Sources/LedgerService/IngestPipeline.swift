@@ -3,6 +3,7 @@ import LedgerCore
 import LedgerCrypto
 import LedgerJSON
 import LedgerLog
+import LedgerSystem
 
 /// What became of one notification body.
 public enum IngestResult: Sendable, Hashable {
@@ -55,7 +56,7 @@ public final class IngestPipeline: Sendable {
     /// Creates a pipeline.
     public init(
         ledger: Ledger, verifier: SignedDataVerifier, quarantine: Quarantine,
-        clock: @escaping @Sendable () -> Int64 = wallClockMillis
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) {
         self.ledger = ledger
         self.verifier = verifier

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerJSON
 import LedgerLog
+import LedgerSystem
 
 /// The projection of every owner's entitlement at one instant, derived from the log alone.
 public struct ProjectionSummary: Sendable, Hashable {
@@ -43,7 +44,7 @@ extension Ledger {
     /// (checked against the head on read, so a stale or damaged one is never used).
     @discardableResult
     public func rebuildProjections(
-        at: Instant = Instant(milliseconds: wallClockMillis()), progress: ((Int) -> Void)? = nil
+        at: Instant = Instant(milliseconds: SystemClock.wallMilliseconds()), progress: ((Int) -> Void)? = nil
     )
         throws(ServiceError) -> ProjectionSummary
     {

@@ -3,6 +3,7 @@ import LedgerAppStoreTestKit
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
+import LedgerSystem
 
 /// A run-time App Store PKI for tests, with a signer and verifiers configured to trust it.
 ///
@@ -43,7 +44,7 @@ public struct TestPKI: Sendable {
     public func verifier(
         bundleId: String? = TestPKI.bundleId, appAppleId: Int64? = TestPKI.appAppleId,
         environment: LedgerEnvironment = .sandbox, roots: [[UInt8]]? = nil,
-        now: @escaping @Sendable () -> Int64 = SignedDataVerifier.currentTimeMilliseconds
+        now: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) throws(VerificationError) -> SignedDataVerifier {
         let configuration = try VerifierConfiguration(
             rootCertificates: roots ?? [rootDER], bundleId: bundleId, appAppleId: appAppleId,

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
+import LedgerSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ public final class SignedDataVerifier: Sendable {
     /// - Parameter now: the current time in milliseconds, used when a payload has no `signedDate`.
     public init(
         configuration: VerifierConfiguration,
-        now: @escaping @Sendable () -> Int64 = SignedDataVerifier.currentTimeMilliseconds
+        now: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) throws(VerificationError) {
         self.configuration = configuration
         self.now = now
@@ -43,13 +44,6 @@ public final class SignedDataVerifier: Sendable {
         } else {
             self.chainVerifier = try ChainVerifier(rootCertificates: configuration.rootCertificates)
         }
-    }
-
-    /// The system clock, in milliseconds since the epoch.
-    @Sendable public static func currentTimeMilliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
     /// How the chain cache has been used (nil when signatures are skipped and no root is set).
