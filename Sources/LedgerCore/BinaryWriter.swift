@@ -16,6 +16,9 @@ public struct BinaryWriter: ~Copyable {
     private var capacity: Int
     /// How many bytes have been written.
     public private(set) var count = 0
+    /// The longest string literal written, in UTF-8 bytes: ``BinaryReader`` refuses one over
+    /// ``BinaryReader/maxStringLength``.
+    public private(set) var longestString = 0
     private var literalCount = 0
     private var instantBase: Int64?
 
@@ -110,6 +113,7 @@ public struct BinaryWriter: ~Copyable {
             writeRun(UnsafeRawBufferPointer(utf8), tagShift: 1)
         }
         if written == nil { writeRun(Array(string.utf8), tagShift: 1) }
+        longestString = max(longestString, string.utf8.count)
         let handle = StringHandle(index: literalCount, value: string)
         literalCount += 1
         return handle

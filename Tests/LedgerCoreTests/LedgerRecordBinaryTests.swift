@@ -25,6 +25,39 @@ struct LedgerRecordBinaryTests {
         }
     }
 
+    @Test("storableEncoding: what it returns decodes to the record; an oversized string or digest is refused")
+    func storability() throws {
+        var records = RandomRecords(seed: 9)
+        for _ in 0..<1_000 {
+            let record = records.record()
+            let bytes = try record.storableEncoding()
+            #expect(bytes == record.encoded())
+            #expect(try LedgerRecord(decoding: bytes) == record)
+        }
+        let longest = String(repeating: "p", count: BinaryReader.maxStringLength)
+        var record = LedgerRecord(
+            environment: .production, source: .notification, idempotencyKey: "k",
+            subject: Subject(originalTransactionId: "1", appAccountToken: nil, userId: nil))
+        record.transaction = TransactionFacts(
+            transactionId: "1", originalTransactionId: "1", productId: longest, purchaseDate: Instant(milliseconds: 0),
+            expiresDate: nil, signedDate: Instant(milliseconds: 0))
+        #expect(try LedgerRecord(decoding: try record.storableEncoding()) == record, "the limit itself is stored")
+        record.transaction?.productId = longest + "p"
+        #expect {
+            try record.storableEncoding()
+        } throws: { error in
+            let error = error as? CoreError
+            return error?.code == .limitExceeded && error?.message.contains("65537 bytes") == true
+        }
+        record.transaction?.productId = "p"
+        record.evidence = [UInt8](repeating: 7, count: 65)
+        #expect {
+            try record.storableEncoding()
+        } throws: { error in
+            (error as? CoreError)?.code == .limitExceeded
+        }
+    }
+
     @Test("the evidence reference is found where the record holds it, without decoding the record")
     func evidenceRange() throws {
         var records = RandomRecords(seed: 2)
