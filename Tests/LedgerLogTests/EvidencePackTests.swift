@@ -69,6 +69,29 @@ func truncateFile(_ path: String, to size: Int64) {
         #expect(Array(bytes[56...]) == piece)
     }
 
+    @Test func aLargeBatchOfMixedSizesIsFramedEntryAfterEntry() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        // Some 2 MB in one put: small bodies, with bodies of 128 KiB and 384 KiB between them.
+        let sizes = (0..<300).map { $0 % 50 == 7 ? (1 << 17) + $0 : $0 % 97 == 3 ? 3 << 17 : 4_000 }
+        let bodies = sizes.enumerated().map { body($0.offset, size: $0.element) }
+        let digests = try log.putEvidence(batch: bodies, durable: true)
+        log.close()
+        let bytes = readBytes(packPaths(temp.data)[0])
+        #expect(bytes.count == sizes.reduce(0) { $0 + EvidencePack.headerSize + $1 })
+        var offset = 0
+        for (piece, digest) in zip(bodies, digests) {
+            let header = bytes.withUnsafeBytes { EvidencePack.decodeHeader($0.baseAddress! + offset) }
+            #expect(header?.digest == EvidenceDigest(digest) && header?.length == piece.count)
+            offset += EvidencePack.headerSize
+            #expect(Array(bytes[offset..<(offset + piece.count)]) == piece)
+            offset += piece.count
+        }
+        let reopened = try openWriter(temp.data)
+        defer { reopened.close() }
+        for (piece, digest) in zip(bodies, digests) { #expect(try reopened.evidence(digest) == piece) }
+    }
+
     @Test func evidenceWrittenPerFileByEarlierVersionsIsStillFound() throws {
         let temp = TempDirectory()
         let old = body(3)
