@@ -30,7 +30,7 @@ extension LedgerAPI {
         let cursor = try wholeNumber(request, "after", default: 0, range: 0...UInt64(Int64.max))
         let limit = try wholeNumber(request, "limit", default: 100, range: 1...UInt64(Self.maxFeedLimit))
         let wait = try number(request, "wait", default: 0, range: 0...Self.maxFeedWait)
-        let current = ledger.log.head.seq
+        let current = ledger.head.seq
         if cursor > current {
             throw HTTPError(
                 .badRequest, code: Self.cursorAhead,
@@ -47,13 +47,13 @@ extension LedgerAPI {
             while !draining.isSet {
                 let left = Int((deadline - SystemClock.monotonicSeconds()) * 1000)
                 if left <= 0
-                    || ledger.log.waitForHead(after: cursor, timeoutMillis: min(left, Self.drainCheckMillis)) > cursor
+                    || ledger.waitForHead(after: cursor, timeoutMillis: min(left, Self.drainCheckMillis)) > cursor
                 {
                     break
                 }
             }
         }
-        let head = ledger.log.head.seq
+        let head = ledger.head.seq
         var events: [JSONValue] = []
         var next = cursor
         if head > cursor {

@@ -68,11 +68,11 @@ extension LedgerAPI {
 
     /// `GET /v1/digest`: the head to pin.
     func digest() -> HTTPResponse {
-        let head = ledger.log.head
+        let head = ledger.head
         return .json(
             .object([
                 "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)),
-                "at": .string(Instant(milliseconds: head.seq == 0 ? clock() : ledger.log.headTime).iso8601),
+                "at": .string(Instant(milliseconds: head.seq == 0 ? clock() : ledger.headTime).iso8601),
             ]))
     }
 

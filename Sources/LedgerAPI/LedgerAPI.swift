@@ -87,7 +87,7 @@ public struct LedgerAPI: Sendable {
         router.post("/v1/links", middlewares: admin) { request in try link(request) }
         router.post("/v1/voids", middlewares: admin) { request in try void(request) }
         router.get("/healthz") { _ in
-            .json(.object(["status": "ok", "head": .integer(Int64(clamping: ledger.log.head.seq))]))
+            .json(.object(["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]))
         }
         router.get("/metrics", middlewares: read) { _ in
             var response = HTTPResponse.text(.ok, metrics.renderPrometheus())

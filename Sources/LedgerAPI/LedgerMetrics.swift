@@ -25,9 +25,9 @@ public final class LedgerMetrics: Sendable {
         let batches = registry.histogram(
             "ledger_commit_batch_records", help: "New records per group commit (one write and one fdatasync).",
             buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096])
-        (ledger.log as? EventLog)?.observeBatches { records in batches.observe(Double(records)) }
+        ledger.observeBatches { records in batches.observe(Double(records)) }
         registry.gauge("ledger_head_seq", help: "Sequence number of the last record in the log.") {
-            Double(ledger.log.head.seq)
+            Double(ledger.head.seq)
         }
         registry.counter("ledger_chain_cache_hits_total", help: "Verified-chain cache hits.") {
             Double(verifier.chainCacheStatistics?.hits ?? 0)

@@ -108,7 +108,7 @@ final class BenchContext {
     func remove(_ path: String) { _ = system("rm -rf '\(path)'") }
 
     deinit {
-        for reader in readers.values { reader.log.close() }
+        for reader in readers.values { reader.close() }
         remove(scratch)
     }
 }

@@ -46,7 +46,7 @@ extension BenchRow {
             var opened: [(ledger: Ledger, path: String)] = []
             defer {
                 for (ledger, path) in opened {
-                    ledger.log.close()
+                    ledger.close()
                     context.remove(path)
                 }
             }

@@ -50,7 +50,7 @@ extension BenchRow {
             let finished = now()
             let rebuild = Double(population.records) / (finished - start)
             let (openMillis, foldMillis) = ((opened - start) * 1e3, (finished - opened) * 1e3)
-            ledger.log.close()
+            ledger.close()
 
             let peer = try SQLiteQueryPeer(path: population.sqlitePath!, create: false)
             start = now()
@@ -77,7 +77,7 @@ extension BenchRow {
             let peerScan = Double(peerCount) / (now() - start)
 
             let reader = try Ledger.openReader(at: population.path)
-            defer { reader.log.close() }
+            defer { reader.close() }
             start = now()
             let components = try reader.components()
             let grouping = Double(population.records) / (now() - start)
@@ -172,7 +172,7 @@ extension BenchRow {
         ) { context in
             let population = try context.population(records: records)
             let ledger = try Ledger.openReader(at: population.path)
-            defer { ledger.log.close() }
+            defer { ledger.close() }
             let before = MemoryProbe.trimmedResidentKiB()
             let resetPeak = MemoryProbe.resetPeak()
             let start = now()

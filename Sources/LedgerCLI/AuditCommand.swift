@@ -8,8 +8,8 @@ enum AuditCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
         let ledger = try Commands.openReader(context)
-        defer { ledger.log.close() }
-        let bound = BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.log.path)
+        defer { ledger.close() }
+        let bound = BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.place)
         let verifier = try VerifySettings.verifier(context, bound: bound)
         let findings: [AuditFinding]
         do {
@@ -28,11 +28,11 @@ enum AuditCommand {
                 .object([
                     "subject": .string("\(query)"), "records": .int(findings.count), "verified": .int(counts.verified),
                     "unsigned": .int(counts.unsigned), "operatorRecords": .int(counts.operators),
-                    "failures": .int(failed.count), "head": .string(Hex.encode(ledger.log.head.hash)),
+                    "failures": .int(failed.count), "head": .string(Hex.encode(ledger.head.hash)),
                     "findings": .array(findings.map(json)),
                 ]))
         } else {
-            Terminal.line("audit of \(query): \(findings.count) records, head seq \(ledger.log.head.seq)")
+            Terminal.line("audit of \(query): \(findings.count) records, head seq \(ledger.head.seq)")
             for finding in findings {
                 Terminal.line(
                     "  seq \(finding.seq)  \(finding.kind)  chain \(finding.chainLinkHolds ? "ok" : "BROKEN")  \(describe(finding.evidence))"

@@ -24,13 +24,13 @@ enum Commands {
             let ledger = try Ledger.openWriter(
                 at: context.dataDirectory, environment: environment, app: app, catalog: context.catalog,
                 options: LogOptions(lockHolder: "ledger \(context.arguments.command)"))
-            if let recovery = ledger.log.recovery {
+            if let recovery = ledger.recovery {
                 Terminal.err("recovered: \(recovery)\n")
             }
-            if let recovery = ledger.log.evidenceRecovery {
+            if let recovery = ledger.evidenceRecovery {
                 Terminal.err("recovered: \(recovery)\n")
             }
-            if let lost = (ledger.log as? EventLog)?.lostRecords {
+            if let lost = ledger.lostRecords {
                 Terminal.err("warning: \(lost)\n")
             }
             return ledger
@@ -94,7 +94,7 @@ enum Commands {
     /// The environment the ledger is already bound to, if any (nil also when it cannot be read yet).
     static func boundEnvironment(_ context: CommandContext) -> LedgerEnvironment? {
         guard let ledger = try? openReader(context) else { return nil }
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         return ledger.environment
     }
 

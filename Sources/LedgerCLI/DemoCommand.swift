@@ -71,7 +71,7 @@ enum DemoCommand {
         } catch {
             throw Commands.failure(error)
         }
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: dataDirectory))
         let input = try LineBatches(

@@ -8,14 +8,14 @@ enum ExportImportCommands {
     static func export(_ context: CommandContext) throws(CLIError) -> Int32 {
         let from = try context.integer("--from-seq", in: 1...Int64.max) ?? 1
         let ledger = try Commands.openReader(context)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         // Records whose evidence the data directory no longer holds: still exported (with a null signedPayload),
         // but such an export cannot be imported, so the command fails once it has written everything.
         var missingEvidence: [UInt64] = []
         do {
-            try ledger.log.forEach(from: UInt64(from)) { record in
+            try ledger.forEachLogRecord(from: UInt64(from)) { record in
                 let line = try ledger.exportLine(record)
                 if line["evidence"]?["signedPayload"] == .null { missingEvidence.append(record.seq) }
                 line.write(into: &buffer)
@@ -25,10 +25,8 @@ enum ExportImportCommands {
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-        } catch let error as ServiceError {
-            throw Commands.failure(error)
         } catch {
-            throw CLIError.failure("\(error)")
+            throw Commands.failure(error)
         }
         Terminal.out(String(decoding: buffer, as: UTF8.self))
         if let first = missingEvidence.first {
@@ -63,7 +61,7 @@ enum ExportImportCommands {
         } else {
             ledger = try Commands.openWriter(context, environment: nil)
         }
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let second = try LineBatches(
             path: secondPass ?? spool?.path ?? input, batchSize: batchSize, lineLimit: maxImportLineBytes)
         let appended = try appendPass(second, into: ledger, input: input, checked: checked)
@@ -121,7 +119,7 @@ enum ExportImportCommands {
             try checkRead(lines, input)
             try spool?.flush()
         } catch {
-            checked.ledger?.log.close()  // the caller closes it only when the pass succeeds
+            checked.ledger?.close()  // the caller closes it only when the pass succeeds
             throw error
         }
         return checked

@@ -12,7 +12,7 @@ enum HistoryCommand {
             throw CLIError.usage("choose one of --json and --html", command: "history")
         }
         let ledger = try Commands.openReader(context)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let entries: [LedgerEntry]
         let voids: [UInt64: UInt64]
         do {

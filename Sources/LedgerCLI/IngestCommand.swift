@@ -22,7 +22,7 @@ enum IngestCommand {
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(
             context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         var counts = IngestCounts()

@@ -50,9 +50,9 @@ enum LogCommands {
 
     static func digest(_ context: CommandContext) throws(CLIError) -> Int32 {
         let ledger = try Commands.openReader(context)
-        defer { ledger.log.close() }
-        let head = ledger.log.head
-        let at = Instant(milliseconds: head.seq == 0 ? SystemClock.wallMilliseconds() : ledger.log.headTime)
+        defer { ledger.close() }
+        let head = ledger.head
+        let at = Instant(milliseconds: head.seq == 0 ? SystemClock.wallMilliseconds() : ledger.headTime)
         let digest: JSONValue = .object([
             "seq": .integer(Int64(clamping: head.seq)), "head": .string(Hex.encode(head.hash)),
             "at": .string(at.iso8601),
@@ -98,16 +98,20 @@ enum LogCommands {
         // A data directory that does not exist has nothing to rebuild: a failure, not a new ledger.
         if try Commands.postgresURL(context) == nil { _ = try Commands.existingDataDirectory(context) }
         let ledger = try Commands.openWriter(context, environment: nil)
-        defer { ledger.log.close() }
-        let total = ledger.log.head.seq
+        defer { ledger.close() }
+        let total = ledger.head.seq
         let progress = Progress(label: "rebuild", total: Int(total))
         do {
-            try ledger.log.rebuildIndexes { done in progress.update(Int(done)) }
-            progress.finish()
+            try ledger.rebuildIndexes { done in progress.update(Int(done)) }
+        } catch {
+            throw CLIError.failure(error.message)
+        }
+        progress.finish()
+        do {
             let projection = try ledger.rebuildProjections { done in progress.update(Int(done)) }
             progress.finish()
             let summary: JSONValue = .object([
-                "records": .integer(Int64(clamping: total)), "subjects": .int(ledger.log.subjectCount),
+                "records": .integer(Int64(clamping: total)), "subjects": .int(ledger.subjectCount),
                 "users": .int(projection.users), "subscriptions": .int(projection.subscriptions),
             ])
             if context.json {
@@ -117,12 +121,8 @@ enum LogCommands {
                     "rebuilt indexes and projections from \(total) records: \(projection.users) users, "
                         + "\(projection.subscriptions) subscriptions")
             }
-        } catch let error as LogError {
-            throw CLIError.failure(error.message)
-        } catch let error as ServiceError {
-            throw Commands.failure(error)
         } catch {
-            throw CLIError(.internalError, "\(error)")
+            throw Commands.failure(error)
         }
         return 0
     }

@@ -30,7 +30,7 @@ enum OperatorCommands {
         }
         let (reason, name) = try operatorFields(context)
         let ledger = try Commands.openWriter(context, environment: nil)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         do {
             let outcome = try ledger.link(
                 originalTransactionId: otid, to: owner, reason: reason, operatorName: name,
@@ -57,7 +57,7 @@ enum OperatorCommands {
         let seq = try context.integer("--seq", in: 0...Int64.max) ?? 0
         let (reason, name) = try operatorFields(context)
         let ledger = try Commands.openWriter(context, environment: nil)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         do {
             let outcome = try ledger.void(seq: UInt64(seq), reason: reason, operatorName: name)
             if !context.json, case .duplicate(let void) = outcome {
@@ -110,7 +110,7 @@ enum OperatorCommands {
         }
         let (reason, name) = try operatorFields(context)
         let ledger = try Commands.openWriter(context, environment: nil)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         do {
             report(try ledger.correct(query, action: action, reason: reason, operatorName: name), context)
         } catch {

@@ -32,7 +32,7 @@ enum ReconcileCommand {
         }
         let ledger = try Commands.openWriter(
             context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let counts: ReconcileCounts
         do {
             counts = try ledger.reconcile(

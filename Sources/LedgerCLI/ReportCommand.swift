@@ -27,7 +27,7 @@ enum ReportCommand {
             throw CLIError.usage("choose one of --csv, --json and --svg", command: "report")
         }
         let ledger = try Commands.openReader(context)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let table: ReportTable
         do {
             table = try ledger.report(kind, period: period)

@@ -24,7 +24,7 @@ enum ServeCommand {
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(
             context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))
         let metrics = LedgerMetrics(ledger: ledger, verifier: verifier)
@@ -41,7 +41,7 @@ enum ServeCommand {
         } catch {
             throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
         }
-        Terminal.err("stopped: head seq \(ledger.log.head.seq)\n")
+        Terminal.err("stopped: head seq \(ledger.head.seq)\n")
         return 0
     }
 }

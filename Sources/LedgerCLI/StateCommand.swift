@@ -11,7 +11,7 @@ enum StateCommand {
         let at = try context.instant("--at") ?? Instant(milliseconds: SystemClock.wallMilliseconds())
         let knownAt = try context.instant("--known-at")
         let ledger = try Commands.openReader(context)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let state: EntitlementState
         do {
             state = try ledger.state(of: query, at: at, knownAt: knownAt)

@@ -17,8 +17,8 @@ struct BoundIdentity {
     /// What the command's ledger is bound to; nil when it cannot be read yet (a missing directory is a new one).
     static func of(_ context: CommandContext) -> BoundIdentity? {
         guard let ledger = try? Commands.openReader(context) else { return nil }
-        defer { ledger.log.close() }
-        return BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.log.path)
+        defer { ledger.close() }
+        return BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.place)
     }
 }
 

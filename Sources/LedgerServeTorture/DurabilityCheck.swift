@@ -29,11 +29,11 @@ struct DurabilityCheck {
         } catch {
             throw TortureError("cannot open \(dataDirectory): \(error.message)")
         }
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let client = HTTPClient(port: port, timeout: .seconds(30))
 
         let (subjects, distinct) = try acknowledgedRecords(bodies, acks: acks, ledger: ledger)
-        let head = ledger.log.head.seq
+        let head = ledger.head.seq
         let health = try get(client, "/healthz")
         guard health["head"]?.int64 == Int64(head) else {
             throw TortureError.finding("/healthz says head \(health["head"] ?? .null), the log's head is \(head)")
@@ -51,7 +51,7 @@ struct DurabilityCheck {
     private func acknowledgedRecords(_ bodies: [[UInt8]], acks: [Ack], ledger: Ledger) throws(TortureError)
         -> (Subjects, Int)
     {
-        let head = ledger.log.head.seq
+        let head = ledger.head.seq
         var subjects = Subjects()
         var seqs = Set<UInt64>()
         for ack in acks {
@@ -78,7 +78,7 @@ struct DurabilityCheck {
                 }
             }
             if let evidence = record.evidence, seqs.insert(ack.seq).inserted {
-                guard (try? ledger.log.evidence(evidence)) != nil else {
+                guard (try? ledger.evidence(evidence)) != nil else {
                     throw TortureError.finding("the evidence of record \(ack.seq) is missing")
                 }
             }
@@ -155,7 +155,7 @@ struct DurabilityCheck {
 
     /// Now, and the signedDate of the log's middle record (inside the traffic's history).
     private func instants(_ ledger: Ledger) -> [Int64] {
-        let middle = try? ledger.entry(seq: max(1, ledger.log.head.seq / 2)).record.notification?.signedDate
+        let middle = try? ledger.entry(seq: max(1, ledger.head.seq / 2)).record.notification?.signedDate
         return [SystemClock.wallMilliseconds()] + (middle.map { [$0.milliseconds] } ?? [])
     }
 

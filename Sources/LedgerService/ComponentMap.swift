@@ -93,12 +93,12 @@ extension Ledger {
     /// their subject keys, read in place: two keys sharing a hash (rare) only join two components, which changes
     /// no answer (each component is folded on its own, and the fold sorts out owners).
     func componentMap() throws(ServiceError) -> ComponentMap {
-        if let eventLog = log as? EventLog {
+        if let eventLog = log as? any RecordViews {
             // One sequential scan, every checksum checked (an image would cost a copy of the last segment).
             var union = HashUnion()
             var firstNodes: [Int32] = []
             try Self.mapErrors {
-                try eventLog.forEachView { view, _, _ in
+                try eventLog.forEachView(from: 1) { view, _, _ in
                     firstNodes.append(Self.node(of: view, in: union))
                 }
             }
@@ -151,7 +151,8 @@ extension Ledger {
     /// cover exactly the image's records: no record is read but those in no component, whose frames and checksums
     /// are checked here; the caller checks the others' as it reads them. Nil when the files cover other records,
     /// or the image still has copies to read.
-    static func indexedComponents(of image: LogImage, in log: EventLog) throws(ServiceError) -> RecordComponents? {
+    static func indexedComponents(of image: LogImage, in log: any RecordViews) throws(ServiceError) -> RecordComponents?
+    {
         guard image.copiedByteCount == 0, let (components, covered) = log.recordComponents(),
             covered == image.headSeq
         else { return nil }
@@ -189,7 +190,7 @@ extension Ledger {
     /// checksums left to the caller); nil when the log is too large to read that way (2³² records or more, or
     /// segments to read larger than `copyLimit` bytes). Keeps 4 bytes a record once done (8 while grouping).
     static func imageAndMembers(
-        of log: EventLog, copyLimit: Int
+        of log: any RecordViews, copyLimit: Int
     ) throws(ServiceError) -> (image: LogImage, starts: [Int], members: [UInt32])? {
         guard log.head.seq < UInt64(UInt32.max) else { return nil }
         var grouped: RecordComponents?

@@ -30,7 +30,7 @@ extension Ledger {
         threads: Int = 2, copyLimit: Int = 512 << 20, progress: ((Int) -> Void)? = nil, into initial: Partial,
         _ body: (inout Partial, Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) -> [Partial] {
-        guard let eventLog = log as? EventLog else {
+        guard let eventLog = log as? any RecordViews else {
             var partial = initial
             try forEachComponent(progress: progress) { entries throws(ServiceError) in
                 var batch = Batch()
@@ -137,13 +137,13 @@ extension Ledger {
     /// One thread's share of ``foldComponents(threads:copyLimit:progress:into:_:)``. The records of a component not finished
     /// yet wait as their payload bytes (a quarter of their decoded size), and are decoded when it is.
     private static func streamComponents<Batch: ComponentBatch>(
-        of log: EventLog, _ map: ComponentMap, thread: Int, of threads: Int,
+        of log: any RecordViews, _ map: ComponentMap, thread: Int, of threads: Int,
         _ body: (Batch) throws(ServiceError) -> Void
     ) throws(ServiceError) {
         var open = [PendingRecords](repeating: PendingRecords(), count: map.lastSeq.count)
         var batch = Batch()
         try mapErrors {
-            try log.forEachView { view, _, _ in
+            try log.forEachView(from: 1) { view, _, _ in
                 let index = Int(view.seq) - 1
                 guard index < map.componentOf.count else { return }
                 let component = Int(map.componentOf[index])

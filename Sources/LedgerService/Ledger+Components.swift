@@ -15,7 +15,7 @@ extension Ledger {
         throws(ServiceError)
     {
         var done = 0
-        let eventLog = log as? EventLog
+        let eventLog = log as? any RecordViews
         for component in try components() {
             var entries: [LedgerEntry] = []
             entries.reserveCapacity(component.count)

@@ -8,8 +8,9 @@ import LedgerSystem
 ///
 /// Thread-safe: the log serialises appends (group commit) and reads are independent.
 public final class Ledger: Sendable {
-    /// The underlying store: the file log, or another ``RecordStore``.
-    public let log: any RecordStore
+    /// The underlying store: the file log, or another ``RecordStore``. Only the ledger reaches it: callers use
+    /// the ledger's own members (see `Ledger+Store.swift`).
+    let log: any RecordStore
     /// The product catalog the fold uses.
     public let catalog: Catalog
     /// The fold.
@@ -137,7 +138,7 @@ public final class Ledger: Sendable {
     /// ``LedgerLog/EventLog/restoreEvidence(_:)``); returns whether it did. The PostgreSQL store keeps its evidence
     /// table append-only (a damaged row is restored from a backup there): false.
     public func restoreEvidence(_ piece: HashedBytes) throws(ServiceError) -> Bool {
-        guard let eventLog = log as? EventLog else { return false }
+        guard let eventLog = log as? any StoreMaintenance else { return false }
         do {
             return try eventLog.restoreEvidence(piece)
         } catch {
@@ -269,7 +270,7 @@ public final class Ledger: Sendable {
         visited.reserveCapacity(8)
         var owners: [String]?
         if case .originalTransaction(let otid) = query { visited.append(otid) }
-        let eventLog = log as? EventLog
+        let eventLog = log as? any RecordViews
         var key = SubjectKeys.key(for: query)
         while true {
             // Each record is read once and decoded once, straight from the log's buffer, however many of the

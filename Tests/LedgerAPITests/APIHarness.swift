@@ -23,7 +23,7 @@ final class APIHarness: Sendable {
         application = api.application()
     }
 
-    deinit { api.ledger.log.close() }
+    deinit { api.ledger.close() }
 
     /// A request answered in-process.
     func respond(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])

@@ -35,11 +35,11 @@ final class FaultyLedgerHarness {
 
     deinit {
         server?.shutdown(graceful: false)
-        api.ledger.log.close()
+        api.ledger.close()
     }
 
     /// The ledger's head seq.
-    var head: UInt64 { api.ledger.log.head.seq }
+    var head: UInt64 { api.ledger.head.seq }
 
     /// Starts a loopback server on an ephemeral port for this harness and returns the port.
     func serve() throws -> UInt16 {

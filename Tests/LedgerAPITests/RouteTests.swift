@@ -6,6 +6,8 @@ import LedgerSystem
 import LedgerTesting
 import Testing
 
+@testable import LedgerService
+
 @Suite struct RouteTests {
     @Test func webhookAppendsThenAnswersDuplicatesWith200() throws {
         let harness = try APIHarness()
@@ -16,7 +18,7 @@ import Testing
         let second = try harness.respond(.post, "/webhooks/apple", body: body)
         #expect(second.status.code == 200)
         #expect(second.json?["duplicate"] == true)
-        #expect(harness.api.ledger.log.head.seq == 1)
+        #expect(harness.api.ledger.head.seq == 1)
     }
 
     /// Apple delivering a notification again is a second chance for its evidence: a damaged copy is written again.
@@ -58,7 +60,7 @@ import Testing
         let response = try harness.respond(.post, "/webhooks/apple", body: Array(body.utf8))
         #expect(response.status.code == status)
         #expect(response.json?["error"]?["status"] == .string(code))
-        #expect(harness.api.ledger.log.head.seq == 0)
+        #expect(harness.api.ledger.head.seq == 0)
         #expect(try harness.api.pipeline.quarantine.items().count == 1)
     }
 

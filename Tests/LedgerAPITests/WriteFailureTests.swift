@@ -59,7 +59,7 @@ import Testing
         #expect(try harness.api.pipeline.quarantine.items().isEmpty, "a 503 is not a rejection")
         for seq in UInt64(1)...5 {
             let digest = try #require(try harness.api.ledger.entry(seq: seq).record.evidence)
-            #expect(try harness.api.ledger.log.evidence(digest) != nil, "the evidence of record \(seq) is stored")
+            #expect(try harness.api.ledger.evidence(digest) != nil, "the evidence of record \(seq) is stored")
         }
     }
 
@@ -78,7 +78,7 @@ import Testing
         concurrently(9) { index in
             if index == 8 {
                 // The operator's view: the disk fills after a few appends and is freed once clients see 503s.
-                Self.waitUntil { api.ledger.log.head.seq >= 8 }
+                Self.waitUntil { api.ledger.head.seq >= 8 }
                 fileSystem.inject(Fault(.write, .error(ENOSPC), pathContains: ".seg"))
                 Self.waitUntil { unavailable.load(ordering: .relaxed) >= 8 }
                 fileSystem.clearFaults()

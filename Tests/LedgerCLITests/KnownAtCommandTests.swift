@@ -1,9 +1,10 @@
 import LedgerCore
 import LedgerJSON
 import LedgerLog
-import LedgerService
 import LedgerTesting
 import Testing
+
+@testable import LedgerService
 
 /// Valid time and knowledge time through the CLI: a user refunded on day D, the refund recorded on D+2.
 @Suite struct KnownAtCommandTests {
@@ -14,7 +15,7 @@ import Testing
     /// Appends records with the recorded times given (as a ledger that learnt them then would have).
     func record(_ items: [(LedgerRecord, recordedAt: String)]) throws {
         let ledger = try Ledger.openWriter(at: workspace.data, environment: .sandbox)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         _ = try ledger.log.append(
             items.map { record, recordedAt in
                 LogEntry(

@@ -109,7 +109,7 @@ import Testing
                 evidence: verified.evidence.sha256)
             _ = try ledgerHandle.append([(record, verified.evidence)])
         }
-        ledgerHandle.log.close()
+        ledgerHandle.close()
 
         let audit = ledger(
             ["audit", "--data", workspace.data, "--original-transaction-id", "2000000000000001", "--json"]
@@ -123,7 +123,7 @@ import Testing
 
     func webhookStatus(_ body: [UInt8]) throws -> (code: Int, message: String) {
         let ledgerHandle = try Ledger.openWriter(at: workspace.data, environment: .sandbox)
-        defer { ledgerHandle.log.close() }
+        defer { ledgerHandle.close() }
         let verifier = try Self.pki.verifier()
         let pipeline = IngestPipeline(
             ledger: ledgerHandle, verifier: verifier, quarantine: Quarantine(dataDirectory: workspace.data))

@@ -42,11 +42,11 @@ import Testing
         let ordered = try deliver(inOrder, into: first)
         let shuffled = try deliver(messy, into: second)
         defer {
-            ordered.log.close()
-            shuffled.log.close()
+            ordered.close()
+            shuffled.close()
         }
         let distinct = Set(inOrder.map(\.idempotencyKey)).count
-        #expect(shuffled.log.head.seq == UInt64(distinct), "one record per distinct notification")
+        #expect(shuffled.head.seq == UInt64(distinct), "one record per distinct notification")
         for check in lifecycle.checks where check.knownAt == nil {
             let query = check.query ?? lifecycle.query
             let expected = try ordered.state(of: query, at: check.at, knownAt: nil)

@@ -20,7 +20,7 @@ import Testing
 
         let directory = TemporaryDirectory()
         let ledger = try Ledger.openWriter(at: directory.path, environment: environment)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let verifier = try SignedDataVerifier(
             configuration: VerifierConfiguration(
                 rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
@@ -35,7 +35,7 @@ import Testing
         }
         #expect(counts.rejected == 0)
         #expect(counts.accepted == simulation.notifications.count, "one record per distinct notification")
-        #expect(ledger.log.head.seq == UInt64(simulation.notifications.count))
+        #expect(ledger.head.seq == UInt64(simulation.notifications.count))
 
         var samples = 0
         for user in simulation.truth.users {

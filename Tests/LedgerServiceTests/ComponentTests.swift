@@ -67,7 +67,7 @@ import Testing
 
     @Test func componentsAreThoseOfTheSubjectKeys() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let components = try ledger.components()
         #expect(Set(components) == (try referenceComponents(ledger)))
         #expect(components.map { $0[0] } == components.map { $0[0] }.sorted())
@@ -77,7 +77,7 @@ import Testing
     @Test(arguments: Lifecycle.all)
     func entriesOfASubjectAreTheCopyingReadsEntries(lifecycle: Lifecycle) throws {
         let ledger = try ledger([lifecycle])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let entries = try ledger.entries(for: lifecycle.query)
         let reference = try referenceEntries(ledger, lifecycle.query)
         #expect(Set(entries) == Set(reference))
@@ -93,7 +93,7 @@ import Testing
 
     @Test func streamingGivesEveryComponentOnceWithItsEntries() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         var ordered: [[LedgerEntry]] = []
         try ledger.forEachComponent { ordered.append($0) }
         var streamed: [[LedgerEntry]] = []
@@ -108,7 +108,7 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func foldingOnThreadsFoldsEveryComponentOnce(threads: Int) throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         var ordered: [[LedgerEntry]] = []
         try ledger.forEachComponent { ordered.append($0) }
         #expect(ordered.count >= 3)
@@ -123,14 +123,14 @@ import Testing
 
     @Test func rebuildAndTableAgreeWithTheOrderedComponents() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let at = Fixture.e2
         let table = try ledger.projectionTable(at: at)
         var rows: [ProjectionTable.Entry] = []
         try ledger.forEachComponent {
             rows.append(contentsOf: ProjectionTable.entries(of: $0, fold: ledger.fold, at: at))
         }
-        let reference = ProjectionTable(at: at, coveredSeq: ledger.log.head.seq, entries: rows)
+        let reference = ProjectionTable(at: at, coveredSeq: ledger.head.seq, entries: rows)
         #expect(table.count == reference.count)
         for user in rows.map(\.userId) {
             #expect(table.entry(user: user) == reference.entry(user: user), "user \(user)")

@@ -38,7 +38,7 @@ import Testing
         let bought = orphan.subscribe("com.visla.gps.monthly_2", at: RecordBuilders.instant("2026-01-10T00:00:00Z"))
         let link = RecordBuilders.link(originalTransactionId: "2000000000130001", userId: 13, key: "link-13")
         let ledger = try ledger([("2026-01-10T00:00:01Z", bought), ("2026-03-01T00:00:00Z", link)])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let before = RecordBuilders.instant("2026-02-01T00:00:00Z")
         #expect(try ledger.history(of: .user(13), knownAt: before).isEmpty, "the orphan was not the user's yet")
         #expect(try ledger.state(of: .user(13), at: before, knownAt: before).subscriptions.isEmpty)
@@ -51,7 +51,7 @@ import Testing
         let revoke = RecordBuilders.revoke(
             Subject(userId: 1), from: RecordBuilders.instant("2026-01-20T00:00:00Z"), key: "revoke-1")
         let ledger = try ledger([("2026-01-10T00:00:01Z", bought), ("2026-01-20T00:00:00Z", revoke)])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let query = SubjectQuery.originalTransaction("2000000000010001")
         let state = try ledger.state(of: query, at: RecordBuilders.instant("2026-01-25T00:00:00Z"), knownAt: nil)
         #expect(state.subscriptions.first?.status == .revoked)
@@ -65,7 +65,7 @@ import Testing
             from: RecordBuilders.instant("2026-02-01T00:00:00Z"),
             until: RecordBuilders.instant("2026-03-01T00:00:00Z"), key: "grant-7")
         let ledger = try ledger([("2026-02-01T00:00:00Z", grant)])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let state = try ledger.state(of: .user(7), at: RecordBuilders.instant("2026-02-10T00:00:00Z"), knownAt: nil)
         let entry = try #require(try ledger.history(of: .user(7)).first).historyJSON
         #expect(entry["kind"]?.string == "correction")

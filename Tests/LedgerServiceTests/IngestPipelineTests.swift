@@ -17,7 +17,7 @@ import Testing
 
     @Test func appendsOnceThenRecognisesTheDuplicate() throws {
         let pipeline = try pipeline()
-        defer { pipeline.ledger.log.close() }
+        defer { pipeline.ledger.close() }
         let body = TestPKI.body(try pki.signedNotification(type: "SUBSCRIBED", subtype: "INITIAL_BUY"))
         #expect(try pipeline.ingest(body: body) == .appended(seq: 1))
         #expect(try pipeline.ingest(body: body) == .duplicate(seq: 1))
@@ -30,7 +30,7 @@ import Testing
 
     @Test func rejectsTamperedPayloadIntoTheQuarantineAndAppendsNothing() throws {
         let pipeline = try pipeline()
-        defer { pipeline.ledger.log.close() }
+        defer { pipeline.ledger.close() }
         let signed = try pki.signedNotification()
         var parts = signed.split(separator: ".").map(String.init)
         parts[1] = String(parts[1].reversed())
@@ -40,7 +40,7 @@ import Testing
             return
         }
         #expect(status == "INVALID_JWT_FORMAT" || status == "VERIFICATION_FAILURE")
-        #expect(pipeline.ledger.log.head.seq == 0)
+        #expect(pipeline.ledger.head.seq == 0)
         let items = try pipeline.quarantine.items()
         #expect(items.count == 1)
         #expect(items.first?.status == status.rawValue)
@@ -48,24 +48,24 @@ import Testing
 
     @Test func rejectsAnotherEnvironment() throws {
         let pipeline = try pipeline()
-        defer { pipeline.ledger.log.close() }
+        defer { pipeline.ledger.close() }
         let body = TestPKI.body(try pki.signedNotification(environment: .production))
         guard case .rejected(let status, _) = try pipeline.ingest(body: body) else {
             Issue.record("a production notification was accepted into a sandbox ledger")
             return
         }
         #expect(status == "INVALID_ENVIRONMENT")
-        #expect(pipeline.ledger.log.head.seq == 0)
+        #expect(pipeline.ledger.head.seq == 0)
     }
 
     @Test func keepsTheSignedOriginalAsEvidence() throws {
         let pipeline = try pipeline()
-        defer { pipeline.ledger.log.close() }
+        defer { pipeline.ledger.close() }
         let signed = try pki.signedNotification(type: "DID_RENEW")
         _ = try pipeline.ingest(body: TestPKI.body(signed))
         let entry = try pipeline.ledger.entry(seq: 1)
         let sha = try #require(entry.record.evidence)
-        #expect(try pipeline.ledger.log.evidence(sha) == Array(signed.utf8))
+        #expect(try pipeline.ledger.evidence(sha) == Array(signed.utf8))
     }
 
     @Test func batchesOverlappingVerificationGiveWhatOneBatchAtATimeGives() throws {
@@ -78,7 +78,7 @@ import Testing
             Array(bodies[0..<4]), Array(bodies[2..<7]) + [forged], [bodies[9], bodies[9], bodies[7], bodies[8]],
         ]
         let pipeline = try pipeline()
-        defer { pipeline.ledger.log.close() }
+        defer { pipeline.ledger.close() }
         var reported: [[IngestResult]] = []
         try pipeline.ingest(batches: batches, threads: 3) { reported.append($0) }
 
@@ -94,7 +94,7 @@ import Testing
         for (got, want) in zip(reported, expected) {
             #expect(got.map(Self.withoutMessage) == want)
         }
-        #expect(pipeline.ledger.log.head.seq == 10)
+        #expect(pipeline.ledger.head.seq == 10)
         #expect(try pipeline.quarantine.items().count == 1)
     }
 
@@ -120,11 +120,11 @@ import Testing
 
     @Test func aBatchOfNothingCommitsNothing() throws {
         let pipeline = try pipeline()
-        defer { pipeline.ledger.log.close() }
+        defer { pipeline.ledger.close() }
         var calls = 0
         try pipeline.ingest(batches: [[[UInt8]]](), threads: 2) { _ in calls += 1 }
         #expect(calls == 0)
-        #expect(pipeline.ledger.log.head.seq == 0)
+        #expect(pipeline.ledger.head.seq == 0)
     }
 
     /// A result with a rejection's message left out, to compare statuses only.

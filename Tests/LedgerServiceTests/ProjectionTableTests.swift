@@ -36,7 +36,7 @@ import Testing
     @Test(arguments: [0, 15, 40, 200, 370, 375])
     func answersAsTheFoldDoesForEveryUser(daysAfterStart: Int) throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let at = start.plus(days: daysAfterStart)
         let table = try ledger.projectionTable(at: at)
         #expect(table.count == 5)
@@ -53,7 +53,7 @@ import Testing
     @Test(arguments: [0, 15, 40, 200])
     func honoursVoids(daysAfterStart: Int) throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         // Records 2 (user 1's renewal), 11 (user 5's semiannual) and 9 (user 4's refund).
         for seq: UInt64 in [2, 11, 9] {
             guard case .appended = try ledger.void(seq: seq, reason: "by mistake", operatorName: "ops") else {
@@ -79,7 +79,7 @@ import Testing
 
     @Test func holdsUntilItsValidityAndNoLonger() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let at = start.plus(days: 15)
         let table = try ledger.projectionTable(at: at)
         for user in Int64(1)...5 {
@@ -98,12 +98,12 @@ import Testing
 
     @Test func anUnknownUserHasNoDevicesAndAnEarlierInstantIsRefused() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let at = start.plus(days: 15)
         let table = try ledger.projectionTable(at: at)
         #expect(table.lookup(user: 99, at: at) == .init(userId: 99, deviceLimit: 0, status: .none, validUntil: nil))
         #expect(table.lookup(user: 1, at: start) == nil)
-        #expect(table.coveredSeq == ledger.log.head.seq)
+        #expect(table.coveredSeq == ledger.head.seq)
     }
 
     @Test func keepsAboutTwentyBytesPerUser() {

@@ -64,7 +64,7 @@ import Testing
     /// The summary of the ordered fold over whole entries, component by component.
     func referenceSummary(_ ledger: Ledger) throws -> ProjectionSummary {
         var summary = ProjectionSummary(
-            at: at, coveredSeq: ledger.log.head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
+            at: at, coveredSeq: ledger.head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
         // Counted here from scratch (not with ProjectionSummary.add): owners as the strings that name them.
         try ledger.forEachComponent { entries in
@@ -102,7 +102,7 @@ import Testing
 
     @Test func theLogSpansSegmentsAndHasRecordsInNoComponent() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let components = try ledger.components()
         let log = try #require(ledger.log as? EventLog)
         let first = try log.record(seq: 1)
@@ -118,34 +118,34 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func imageAndStreamingFoldTheSameComponents(threads: Int) throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         var ordered: [[LedgerEntry]] = []
         try ledger.forEachComponent { ordered.append($0) }
         #expect(try folded(ledger, threads: threads, copyLimit: .max) == Set(ordered))
         // A reader while the writer holds the directory must copy the last segment: with no room, it streams.
         let reader = try Ledger.openReader(at: directory.path)
-        defer { reader.log.close() }
+        defer { reader.close() }
         #expect(try folded(reader, threads: threads, copyLimit: .max) == Set(ordered))
         #expect(try folded(reader, threads: threads, copyLimit: 0) == Set(ordered))
     }
 
     @Test func rebuildGivesTheOrderedFoldsSummary() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let reference = try referenceSummary(ledger)
         #expect(reference.subscriptions > 0)
         #expect(try ledger.rebuildProjections(at: at) == reference)
         let reader = try Ledger.openReader(at: directory.path)
-        defer { reader.log.close() }
+        defer { reader.close() }
         #expect(try reader.rebuildProjections(at: at) == reference)
     }
 
     @Test func aLogOfBothRecordEncodingsRebuildsAnswersAndVerifiesAsOneOfTheCurrentEncoding() throws {
         let current = try ledger()
-        defer { current.log.close() }
+        defer { current.close() }
         let mixedPath = directory.path + "/mixed"
         let mixed = try ledger(at: mixedPath, version1: true)
-        defer { mixed.log.close() }
+        defer { mixed.close() }
         var versions = Set<UInt8>()
         try #require(mixed.log as? EventLog).forEachView { view, _, _ in versions.insert(view.payload.first ?? 0) }
         #expect(versions == [1, LedgerRecord.currentVersion])
@@ -172,7 +172,7 @@ import Testing
     @Test func aFileSystemThatDoesNotMapHasEverySegmentCopiedAndAReadFaultStopsTheRebuild() throws {
         let fileSystem = FaultInjectingFileSystem()
         let ledger = try ledger(fileSystem: fileSystem)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let reference = try referenceSummary(ledger)
         #expect(try ledger.rebuildProjections(at: at) == reference)
         fileSystem.inject(Fault(.read, .error(EIO), pathContains: ".seg", after: 20))
@@ -190,7 +190,7 @@ import Testing
     @Test func aLastSegmentOfSeveralReadsIsGroupedRightBehindThem() throws {
         // More than 2 MiB in the last segment: the grouping waits for the reads of the copy, one by one.
         let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         for batch in 0..<16 {
             let records = (0..<1_000).map { index -> (LedgerRecord, HashedBytes?) in
                 let user = batch * 1_000 + index
@@ -211,7 +211,7 @@ import Testing
         #expect(reference.subscriptions > 0)
         // A reader while the writer holds the directory: it copies the last segment (the writer maps it).
         let reader = try Ledger.openReader(at: directory.path)
-        defer { reader.log.close() }
+        defer { reader.close() }
         #expect(try #require(try (reader.log as? EventLog)?.image()).copiedByteCount > 2 << 20)
         #expect(try reader.rebuildProjections(at: at) == reference)
         var ordered: [[LedgerEntry]] = []
@@ -222,7 +222,7 @@ import Testing
 
     @Test func imageReadsEveryRecordAsTheScanDoes() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let log = try #require(ledger.log as? EventLog)
         let image = try #require(try log.image())
         #expect(image.headSeq == log.head.seq)
@@ -249,7 +249,7 @@ import Testing
 
     @Test func groupingOnTwoThreadsGivesWhatOneThreadGives() throws {
         let writer = try ledger()
-        defer { writer.log.close() }
+        defer { writer.close() }
         let log = try #require(writer.log as? EventLog)
         let image = try #require(try log.image())
         #expect(image.copiedByteCount == 0)
@@ -270,14 +270,14 @@ import Testing
     func theIndexFilesComponentsGroupAsTheRecordsKeysDo(rewritten: Bool) throws {
         do {
             let writer = try ledger()
-            writer.log.close()  // the index files now cover the head
+            writer.close()  // the index files now cover the head
         }
         if rewritten {
             let writer = try Ledger.openWriter(at: directory.path, environment: .sandbox)
             _ = try writer.append([
                 (RecordBuilders.link(originalTransactionId: "later", userId: 10_002, key: "later-link"), nil)
             ])
-            writer.log.close()
+            writer.close()
         }
         let reader = try #require(try Ledger.openReader(at: directory.path).log as? EventLog)
         defer { reader.close() }
@@ -320,7 +320,7 @@ import Testing
         #expect(reader.withSubjectLinks { _ in true } == true)
         try PosixFileSystem().writeFileDurably(componentsPath, savedComponents)
         let writer = try Ledger.openWriter(at: directory.path, environment: .sandbox)
-        defer { writer.log.close() }
+        defer { writer.close() }
         _ = try writer.append([(Lifecycle.all[0].entries[0].record, nil)])
         _ = try writer.append([
             (RecordBuilders.link(originalTransactionId: "late", userId: 10_001, key: "late-link"), nil)
@@ -336,7 +336,7 @@ import Testing
     @Test func aComponentsFileThatDoesNotCheckOutIsNotUsed() throws {
         do {
             let writer = try ledger()
-            writer.log.close()
+            writer.close()
         }
         let reader = try #require(try Ledger.openReader(at: directory.path).log as? EventLog)
         defer { reader.close() }
@@ -380,7 +380,7 @@ import Testing
     @Test(arguments: [false, true])
     func groupingOnTwoThreadsFindsADamagedKeylessRecordInEitherHalf(secondHalf: Bool) throws {
         let writer = try ledger()
-        defer { writer.log.close() }
+        defer { writer.close() }
         let log = try #require(writer.log as? EventLog)
         let map = try Ledger.componentMap(of: try #require(try log.image()), checkCRC: false, parallelFrom: .max)
         let middle = Int(log.head.seq) / 2
@@ -420,7 +420,7 @@ import Testing
     @Test(arguments: Victim.allCases, Reading.allCases)
     func aDamagedRecordStopsTheRebuild(victim: Victim, reading: Reading) throws {
         let writer = try ledger()
-        defer { writer.log.close() }
+        defer { writer.close() }
         let log = try #require(writer.log as? EventLog)
         let components = try writer.components()
         let inComponents = Set(components.joined())
@@ -436,10 +436,10 @@ import Testing
             default: break
             }
         }
-        if reading == .mapped { writer.log.close() }
+        if reading == .mapped { writer.close() }
         let record = try #require(chosen)
         let reader = try Ledger.openReader(at: directory.path)
-        defer { reader.log.close() }
+        defer { reader.close() }
         // Damaged after the reader opened: the rebuild itself must find it, and never fold around it.
         try flipPayloadByte(of: record)
         let copyLimit = reading == .streamed ? 0 : Int.max

@@ -40,7 +40,7 @@ import Testing
             Subject(userId: 9), productId: "com.visla.gps.annual_10", from: Self.at("2026-01-01"),
             until: Self.at("2026-03-01"), key: "goodwill-9")
         let ledger = try ledger((1...3).map { Self.annual(user: $0, txn: "\($0)0", type: "SUBSCRIBED") } + [grant])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-02-01"), to: Self.at("2026-02-02"), unit: .day)
         // 3 × 70.00 / 12 = 17.50 (each share rounded down first gave 17.499); the grant is active, not revenue.
         let mrr = try ledger.report(.mrr, period: period).texts
@@ -56,7 +56,7 @@ import Testing
                 revocationType: "REFUND_PRORATED", percentage: 11_000),
             Self.annual(user: 1, txn: "10", type: "REFUND_REVERSED", signed: "2026-02-03"),
         ])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-03-01"), unit: .month)
         let events = try ledger.report(.events, period: period).texts
         #expect(events.map { $0[8] } == ["70.00", "-7.70", "7.70"], "11 % of 70.00 refunded, then given back")
@@ -69,7 +69,7 @@ import Testing
             Self.annual(user: 1, txn: "10", type: "SUBSCRIBED"),
             Self.annual(user: 2, txn: "20", type: "SUBSCRIBED", ownership: "FAMILY_SHARED"),
         ])
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-02-01"), unit: .month)
         #expect(try ledger.report(.sales, period: period).texts.map { $0[2] } == ["1"], "one purchase")
         #expect(try ledger.report(.events, period: period).texts.map { $0[8] } == ["70.00", ""])

@@ -69,7 +69,7 @@ import Testing
 
     @Test func salesByMonth() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let table = try ledger.report(
             .sales, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .month))
         #expect(
@@ -90,7 +90,7 @@ import Testing
 
     @Test func activeSubscriptionsAndDevicesPerDay() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-01-15"), to: Self.at("2026-02-21"), unit: .day)
         let table = try ledger.report(.active, period: period)
         let byDay = Dictionary(uniqueKeysWithValues: table.texts.map { ($0[0], Array($0[1...2])) })
@@ -103,7 +103,7 @@ import Testing
 
     @Test func monthlyRecurringRevenue() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-01-15"), to: Self.at("2026-01-16"), unit: .day)
         // 4.90 (monthly_1) + 70.00 / 12 = 5.833 (annual_2) → 10.733
         #expect(try ledger.report(.mrr, period: period).texts == [["2026-01-15", "10.733", "2", "EUR"]])
@@ -111,7 +111,7 @@ import Testing
 
     @Test func churnCountsSubscriptionsThatStoppedBeingEntitled() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-03-01"), unit: .month)
         // January: only user 1 is entitled at 01-01; February: only user 1 at 02-01 (user 3 starts 02-05).
         #expect(
@@ -129,7 +129,7 @@ import Testing
 
     @Test func eventsAreOneRowPerRecord() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let table = try ledger.report(
             .events, period: ReportPeriod(from: Self.at("2026-01-01"), to: Self.at("2026-04-01"), unit: .day))
         let events = table.texts
@@ -145,7 +145,7 @@ import Testing
     /// sold, refunded nor listed; as known before the voids, both are.
     @Test func voidedRecordsCountInNoReport() throws {
         let ledger = try ledger()
-        defer { ledger.log.close() }
+        defer { ledger.close() }
         let before = try ledger.entry(seq: 7).recordedAt
         usleep(5_000)  // the voids are recorded after it
         for seq: UInt64 in [3, 5] { _ = try ledger.void(seq: seq, reason: "by mistake", operatorName: "ops") }

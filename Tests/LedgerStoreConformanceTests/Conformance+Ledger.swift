@@ -83,9 +83,9 @@ extension Conformance {
         let copyDirectory = TemporaryDirectory(prefix: "ledger-conformance-voids")
         let copy = Ledger(
             log: try EventLog.openWriter(at: copyDirectory.path, environment: LedgerEnvironment.sandbox.rawValue))
-        defer { copy.log.close() }
+        defer { copy.close() }
         #expect(try copy.importLines(lines).appended == 3)
-        #expect(copy.log.head.hash == ledger.log.head.hash)
+        #expect(copy.head.hash == ledger.head.hash)
         #expect(try copy.state(of: .user(42), at: at, knownAt: nil) == after)
     }
 
@@ -95,7 +95,7 @@ extension Conformance {
         let sourceDirectory = TemporaryDirectory(prefix: "ledger-conformance-source")
         let source = Ledger(
             log: try EventLog.openWriter(at: sourceDirectory.path, environment: LedgerEnvironment.sandbox.rawValue))
-        defer { source.log.close() }
+        defer { source.close() }
         _ = try source.append(purchaseThenRefund())
         let lines = try exportLines(source)
         #expect(lines.count == 2)
@@ -104,12 +104,12 @@ extension Conformance {
         let environment = lines.first?["record"]?["environment"]?.string
         #expect(environment == LedgerEnvironment.sandbox.rawValue)
         let target = Ledger(log: try harness.openWriter(environment: environment, clock: steppingClock()))
-        defer { target.log.close() }
+        defer { target.close() }
         let imported = try target.importLines(lines)
         #expect(imported.appended == 2)
         #expect(try target.importLines(lines).alreadyKnown == 2, "import is idempotent")
-        #expect(target.log.head.seq == source.log.head.seq)
-        #expect(target.log.head.hash == source.log.head.hash)
+        #expect(target.head.seq == source.head.seq)
+        #expect(target.head.hash == source.head.hash)
         let at = RecordBuilders.instant("2026-01-05T00:00:00Z")
         #expect(
             try target.state(of: .user(42), at: at, knownAt: nil) == source.state(of: .user(42), at: at, knownAt: nil))
@@ -117,15 +117,15 @@ extension Conformance {
 
         let backDirectory = TemporaryDirectory(prefix: "ledger-conformance-back")
         let back = Ledger(log: try EventLog.openWriter(at: backDirectory.path, environment: environment))
-        defer { back.log.close() }
+        defer { back.close() }
         _ = try back.importLines(try exportLines(target))
-        #expect(back.log.head.hash == source.log.head.hash)
+        #expect(back.head.hash == source.head.hash)
     }
 
     /// Every export line of a ledger.
     static func exportLines(_ ledger: Ledger) throws -> [JSONValue] {
         var lines: [JSONValue] = []
-        try ledger.log.forEach(from: 1) { lines.append(try ledger.exportLine($0)) }
+        try ledger.forEachLogRecord(from: 1) { lines.append(try ledger.exportLine($0)) }
         return lines
     }
 }

@@ -35,7 +35,7 @@ struct StoreOptionTests {
         let source = Ledger(
             log: try EventLog.openWriter(at: data, environment: LedgerEnvironment.sandbox.rawValue))
         _ = try source.append(Conformance.purchaseThenRefund())
-        source.log.close()
+        source.close()
 
         let exported = ledger(["export", "--data", data])
         #expect(exported.code == 0)
