@@ -15,73 +15,114 @@ import LedgerCrypto
 /// - the store is bound to one environment at its first append, and to the app identity its writer names (at the
 ///   first append that names one); a writer naming another environment or app is refused;
 /// - evidence is content-addressed by SHA-256 and durable before the records that reference it.
-public protocol RecordStore: AnyObject, Sendable {
+public protocol RecordStore: EvidenceStorage {
     /// The last record's seq (0 when empty) and its chain hash.
     var head: (seq: UInt64, hash: [UInt8]) { get }
     /// The last record's recorded time (ms since the epoch; 0 when empty).
     var headTime: Int64 { get }
-    /// The environment the store is bound to, once anything was appended.
-    var environment: String? { get }
-    /// The app the store is bound to (bundle id and, in production, App Apple ID), once a write named one.
-    var appIdentity: AppIdentity? { get }
-    /// Where the store lives, for messages (a directory or a connection string without its password).
-    var path: String { get }
-    /// Whether this handle may append.
-    var isWriter: Bool { get }
-    /// What recovery did on open (a cut torn tail), if anything.
-    var recovery: RecoveryReport? { get }
-    /// What recovery cut off the evidence on open (a torn tail no record refers to), if anything.
-    var evidenceRecovery: EvidenceRecovery? { get }
-    /// The number of distinct subject keys indexed.
-    var subjectCount: Int { get }
+    /// The environment and app the store is bound to (each set by the first write that names it).
+    var binding: StoreBinding { get }
+    /// Where the store lives, whether this handle writes, and what recovery did on open.
+    var opening: StoreOpening { get }
 
-    /// Appends entries durably; see the contract above.
-    func append(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome]
-    /// Appends entries whose evidence was stored with `putEvidence(batch:durable: false)`: the store makes that
-    /// evidence durable before the records (the file log shares one flush among concurrent callers).
+    /// Appends entries durably; see the contract above. With `syncingEvidenceFirst`, the entries' evidence was
+    /// stored with ``EvidenceStorage/putEvidence(hashed:durable:)`` `durable: false`, and the store makes it
+    /// durable before the records (the file log shares one flush among concurrent callers).
     func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome]
     /// The record at `seq`.
     func record(seq: UInt64) throws(LogError) -> LogRecord
     /// Every record from `seq` on, in order.
     func forEach(from seq: UInt64, _ body: (LogRecord) throws -> Void) throws
-    /// The seqs of the records indexed under a subject key, ascending.
-    func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
-    /// The records indexed under a subject key, ascending, leaving out the seqs in `skipping` (not read at all).
-    func records(forSubjectKey key: String, skipping: Set<UInt64>) throws(LogError) -> [LogRecord]
-    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
-    /// ascending, leaving out the seqs in `skipping`; the payload is valid only during the call.
-    func forEachPayload(
-        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
-    ) throws
     /// The seq of the record with this idempotency key, if stored.
     func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
-    /// Stores evidence payloads durably; returns their SHA-256 digests.
-    func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]]
-    /// Stores evidence payloads, durably or (`durable: false`) to be made durable by the next
-    /// `append(_:syncingEvidenceFirst: true)`; returns their SHA-256 digests.
-    func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]]
-    /// `putEvidence(batch:durable:)` for evidence whose SHA-256 is already known (hashed while it was verified).
-    func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError)
-    /// The evidence with this SHA-256, if stored.
-    func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]?
-    /// Keeps a derived file (a projection snapshot) tagged with the log position it covers.
-    func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8]) throws(LogError)
-    /// A derived file, when present, intact and matching the current head.
-    func readDerived(_ name: String) -> DerivedFile.Snapshot?
-    /// Rebuilds the indexes from the records.
-    func rebuildIndexes(progress: ((UInt64) -> Void)?) throws(LogError)
-    /// Waits until a record after `seq` is stored or `timeoutMillis` pass; returns the head seq then.
-    func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64
+    /// The seqs of the records indexed under a subject key, ascending.
+    func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
     /// Releases the store (and the writer lock).
     func close()
 }
 
-extension RecordStore {
-    /// Stores without evidence packs have nothing of them to cut.
-    public var evidenceRecovery: EvidenceRecovery? { nil }
+/// Evidence, content-addressed by SHA-256: the signed originals records refer to.
+public protocol EvidenceStorage: AnyObject, Sendable {
+    /// Stores evidence whose SHA-256 is known (hashed while it was verified): durably, or (`durable: false`) to
+    /// be made durable by the next `append(_:syncingEvidenceFirst: true)`.
+    func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError)
+    /// The evidence with this SHA-256, if stored.
+    func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]?
+}
 
-    /// Polls the head, backing off from 5 to 50 ms, for stores that cannot be woken by their writer.
+/// What a store is bound to: set by its first write, refused to any later writer that names something else.
+public struct StoreBinding: Sendable, Hashable {
+    /// The environment, once anything was appended.
+    public var environment: String?
+    /// The app (bundle id and, in production, App Apple ID), once a write named one.
+    public var app: AppIdentity?
+
+    /// Creates a binding.
+    public init(environment: String?, app: AppIdentity?) {
+        self.environment = environment
+        self.app = app
+    }
+}
+
+/// What opening a store found.
+public struct StoreOpening: Sendable, Hashable {
+    /// Where the store lives, for messages (a directory, or a connection string without its password).
+    public var path: String
+    /// Whether this handle may append.
+    public var isWriter: Bool
+    /// What recovery did on open (a cut torn tail), if anything.
+    public var recovery: RecoveryReport?
+    /// What recovery cut off the evidence on open (a torn tail no record refers to), if anything.
+    public var evidenceRecovery: EvidenceRecovery?
+
+    /// Describes an opened store.
+    public init(
+        path: String, isWriter: Bool, recovery: RecoveryReport? = nil, evidenceRecovery: EvidenceRecovery? = nil
+    ) {
+        self.path = path
+        self.isWriter = isWriter
+        self.recovery = recovery
+        self.evidenceRecovery = evidenceRecovery
+    }
+}
+
+/// A store that keeps derived files (projection snapshots) tagged with the log position they cover.
+public protocol DerivedFiles: RecordStore {
+    /// Keeps a derived file covering the records up to `coveredSeq`, whose chain hash is `headHash`.
+    func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8]) throws(LogError)
+    /// A derived file, when present, intact and matching the current head.
+    func readDerived(_ name: String) -> DerivedFile.Snapshot?
+}
+
+/// A store whose indexes can be counted and rebuilt from its records.
+public protocol RebuildableIndexes: RecordStore {
+    /// The number of distinct subject keys indexed.
+    var subjectCount: Int { get }
+    /// Rebuilds the indexes from the records, reporting the records read so far.
+    func rebuildIndexes(progress: ((UInt64) -> Void)?) throws(LogError)
+}
+
+/// A store whose writer wakes readers waiting for new records.
+public protocol HeadWaiting: RecordStore {
+    /// Waits until a record after `seq` is stored or `timeoutMillis` pass; returns the head seq then.
+    func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64
+}
+
+extension RecordStore {
+    /// The environment the store is bound to, once anything was appended.
+    public var environment: String? { binding.environment }
+
+    /// ``append(_:syncingEvidenceFirst:)`` of entries whose evidence is durable already (or who have none).
+    public func append(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome] {
+        try append(entries, syncingEvidenceFirst: false)
+    }
+
+    /// Waits until a record after `seq` is stored or `timeoutMillis` pass: woken by the writer of a
+    /// ``HeadWaiting`` store, else polling the head, backing off from 5 to 50 ms.
     public func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64 {
+        if let waiting = self as? any HeadWaiting {
+            return waiting.waitForHead(after: seq, timeoutMillis: timeoutMillis)
+        }
         var waited = 0
         var pause = 5
         while head.seq <= seq, waited < timeoutMillis {
@@ -93,14 +134,15 @@ extension RecordStore {
         return head.seq
     }
 
-    /// Through ``seqs(forSubjectKey:)`` and ``record(seq:)``, for stores with nothing faster.
+    /// The records indexed under a subject key, ascending, leaving out the seqs in `skipping` (not read at all).
     public func records(forSubjectKey key: String, skipping: Set<UInt64>) throws(LogError) -> [LogRecord] {
         var records: [LogRecord] = []
         for seq in try seqs(forSubjectKey: key) where !skipping.contains(seq) { records.append(try record(seq: seq)) }
         return records
     }
 
-    /// Through ``records(forSubjectKey:skipping:)``, for stores with nothing faster.
+    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
+    /// ascending, leaving out the seqs in `skipping`; the payload is valid only during the call.
     public func forEachPayload(
         forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
@@ -108,21 +150,21 @@ extension RecordStore {
             try record.payload.withUnsafeBytes { try body(record.seq, record.recordedAt, $0) }
         }
     }
+}
 
-    /// Stores that make evidence durable on every put need nothing more before the records.
-    public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
-        try append(entries)
-    }
-
-    /// Stores without a cheaper unsynced path store durably.
-    public func putEvidence(batch: [[UInt8]], durable: Bool) throws(LogError) -> [[UInt8]] {
-        try putEvidence(batch: batch)
-    }
-
-    /// Stores that hash evidence themselves do so again.
-    public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
-        _ = try putEvidence(batch: batch.map(\.bytes), durable: durable)
+extension EvidenceStorage {
+    /// Stores evidence payloads durably; returns their SHA-256 digests.
+    @discardableResult
+    public func putEvidence(batch: [[UInt8]], durable: Bool = true) throws(LogError) -> [[UInt8]] {
+        let hashed = batch.map { HashedBytes($0) }
+        try putEvidence(hashed: hashed, durable: durable)
+        return hashed.map(\.sha256)
     }
 }
 
-extension EventLog: RecordStore {}
+extension EventLog: RecordStore, EvidenceStorage, DerivedFiles, RebuildableIndexes, HeadWaiting {
+    public var binding: StoreBinding { StoreBinding(environment: environment, app: appIdentity) }
+    public var opening: StoreOpening {
+        StoreOpening(path: path, isWriter: isWriter, recovery: recovery, evidenceRecovery: evidenceRecovery)
+    }
+}

@@ -27,6 +27,11 @@ extension PostgresStore {
         return try commits.submit(entries) { batch throws(LogError) in try commitBatch(batch) }
     }
 
+    /// ``append(_:)``: evidence is committed by its own put, so there is nothing to sync first.
+    public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
+        try append(entries)
+    }
+
     /// Appends one entry; see ``append(_:)``.
     @discardableResult
     public func append(_ entry: LogEntry) throws(LogError) -> AppendOutcome {

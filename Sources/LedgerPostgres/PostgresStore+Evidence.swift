@@ -4,16 +4,23 @@ import LedgerLog
 extension PostgresStore {
     /// Stores evidence payloads content-addressed by SHA-256, committed before returning (so before the records
     /// that reference them); storing the same bytes again is a no-op. Returns the digests in order.
+    @discardableResult
     public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
-        let digests = batch.map { SHA256.hash($0) }
-        guard !batch.isEmpty else { return [] }
+        let hashed = batch.map { HashedBytes($0) }
+        try putEvidence(hashed: hashed, durable: true)
+        return hashed.map(\.sha256)
+    }
+
+    /// ``putEvidence(batch:)`` of evidence whose SHA-256 is known. Always durable: a commit is.
+    public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
+        guard !batch.isEmpty else { return }
         try withWriter { session throws(LogError) in
             try session.createTables()
             try session.execute(
                 "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
-                    + "ON CONFLICT (sha256) DO NOTHING", [.bytesArray(digests), .bytesArray(batch)])
+                    + "ON CONFLICT (sha256) DO NOTHING",
+                [.bytesArray(batch.map(\.sha256)), .bytesArray(batch.map(\.bytes))])
         }
-        return digests
     }
 
     /// The evidence with this SHA-256, or nil when none is stored.

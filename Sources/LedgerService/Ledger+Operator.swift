@@ -149,7 +149,7 @@ extension Ledger {
         guard let environment else {
             throw ServiceError(
                 .invalidInput,
-                "the data directory \(log.path) holds no records yet, so it has no environment to correct")
+                "the data directory \(log.opening.path) holds no records yet, so it has no environment to correct")
         }
         return environment
     }

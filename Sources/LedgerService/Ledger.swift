@@ -78,7 +78,7 @@ public final class Ledger: Sendable {
     }
 
     /// The app the data directory is bound to (bundle id and, in production, App Apple ID), once a write named one.
-    public var appIdentity: AppIdentity? { log.appIdentity }
+    public var appIdentity: AppIdentity? { log.binding.app }
 
     /// Appends records, each with the raw signed payload it came from (kept as evidence first, so a
     /// durable record never points at missing evidence). Durable on return; duplicates (same
