@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// One caller's entries waiting for the group commit.

@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// The append-only, checksummed, hash-chained log of one data directory.

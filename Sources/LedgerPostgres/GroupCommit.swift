@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 /// The head of the ledger as the writers' transaction sees it.
 struct PostgresHead {

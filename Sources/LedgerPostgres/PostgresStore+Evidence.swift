@@ -1,5 +1,5 @@
 import LedgerCrypto
-import LedgerLog
+import LedgerStore
 
 extension PostgresStore {
     /// Stores evidence payloads content-addressed by SHA-256, committed before returning (so before the records
@@ -57,13 +57,13 @@ extension PostgresStore {
 
     /// A derived file, when present and consistent with the ledger: its covered record still has the hash it
     /// was derived from. Nil otherwise; the caller rebuilds it.
-    public func readDerived(_ name: String) -> DerivedFile.Snapshot? {
-        let stored = try? withReader { session throws(LogError) -> DerivedFile.Snapshot? in
+    public func readDerived(_ name: String) -> DerivedSnapshot? {
+        let stored = try? withReader { session throws(LogError) -> DerivedSnapshot? in
             guard try session.tablesExist() else { return nil }
             let result = try session.execute(
                 "SELECT covered_seq, head_hash, content FROM derived WHERE name = $1", [.text(name)])
             guard result.rowCount == 1 else { return nil }
-            return DerivedFile.Snapshot(
+            return DerivedSnapshot(
                 coveredSeq: UInt64(try Self.integer(result, 0, 0)), headHash: result.bytes(0, 1),
                 bytes: result.bytes(0, 2))
         }

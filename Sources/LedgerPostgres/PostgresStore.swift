@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 import LedgerSystem
 import Synchronization
 

@@ -1,6 +1,6 @@
 import LedgerCore
 import LedgerCrypto
-import LedgerLog
+import LedgerStore
 
 /// Operator records: links, corrections and voids. They never rewrite history; they are facts of their own,
 /// appended with a content key so that running the same command twice appends once.

@@ -1,6 +1,6 @@
 import LedgerCore
 import LedgerJSON
-import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 /// The projection of every owner's entitlement at one instant, derived from the log alone.

@@ -1,4 +1,5 @@
 import LedgerLog
+import LedgerStore
 
 /// What callers need of the store under the ledger, so that none reaches through it: its head, what opening it
 /// found, its lifecycle, and the maintenance an engineer runs.

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerCrypto
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 /// The ledger: the log plus the domain on top of it. Appends records with their evidence, reads them

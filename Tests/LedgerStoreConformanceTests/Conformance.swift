@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerCrypto
 import LedgerLog
 import LedgerService
+import LedgerStore
 import LedgerSystem
 import LedgerTesting
 import Synchronization

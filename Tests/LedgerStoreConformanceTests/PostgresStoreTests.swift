@@ -1,5 +1,6 @@
 import LedgerLog
 import LedgerPostgres
+import LedgerStore
 import Testing
 
 /// What only the PostgreSQL store promises beyond the shared contract: several processes on one ledger, an

@@ -91,7 +91,7 @@ public protocol DerivedFiles: RecordStore {
     /// Keeps a derived file covering the records up to `coveredSeq`, whose chain hash is `headHash`.
     func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8]) throws(LogError)
     /// A derived file, when present, intact and matching the current head.
-    func readDerived(_ name: String) -> DerivedFile.Snapshot?
+    func readDerived(_ name: String) -> DerivedSnapshot?
 }
 
 /// A store whose indexes can be counted and rebuilt from its records.
@@ -159,12 +159,5 @@ extension EvidenceStorage {
         let hashed = batch.map { HashedBytes($0) }
         try putEvidence(hashed: hashed, durable: durable)
         return hashed.map(\.sha256)
-    }
-}
-
-extension EventLog: RecordStore, EvidenceStorage, DerivedFiles, RebuildableIndexes, HeadWaiting {
-    public var binding: StoreBinding { StoreBinding(environment: environment, app: appIdentity) }
-    public var opening: StoreOpening {
-        StoreOpening(path: path, isWriter: isWriter, recovery: recovery, evidenceRecovery: evidenceRecovery)
     }
 }
