@@ -12,8 +12,9 @@ import LedgerSystem
 /// (before a request's first byte: the head timeout, 10 s, on a new connection, the idle timeout, 60 s, between
 /// keep-alive requests; then 10 s for the head and 10 s for the body), so a slow or silent client costs one
 /// sleeping thread and is cut off on time: connections opened and left silent hold the connection cap for seconds,
-/// not a minute. Sends block at most the write timeout
-/// (`SO_SNDTIMEO`). Between requests the thread also watches the server's wake-up pipe, so an idle
+/// not a minute. Each response must be sent whole within the write timeout (a total deadline, polled: a client that
+/// reads a few bytes now and then is cut off all the same), and the bytes held for sending across connections are
+/// capped (``HTTPServer/Configuration/maxBufferedBytes``). Between requests the thread also watches the server's wake-up pipe, so an idle
 /// connection closes at once when shutdown begins, while a request already arriving is finished.
 final class HTTPConnection {
     private enum ReadResult {
@@ -162,7 +163,9 @@ final class HTTPConnection {
     }
 
     private func sendContinue() throws {
-        try Socket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        try Socket.sendAll(
+            fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8),
+            deadline: Clock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds)
     }
 
     /// Reads what is available into the buffer, waiting until `deadline` (monotonic ms) at most.
@@ -188,13 +191,31 @@ final class HTTPConnection {
         }
     }
 
-    /// Sends a response; returns the bytes sent, or nil when the client went away.
+    /// Sends a response within the write timeout (a total deadline: a client reading too slowly is cut off);
+    /// returns the bytes sent, or nil when the client went away or missed the deadline. A response that would take
+    /// the server's send budget past its cap is replaced by 503 with `Retry-After` and the connection closes.
     private func send(_ response: HTTPResponse, keepAlive: Bool, includeBody: Bool) -> Int? {
-        let bytes = response.serialized(keepAlive: keepAlive, includeBody: includeBody, date: Clock.httpDateNow())
+        let deadline = Clock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds
+        let bodyCount = includeBody ? response.body.count : 0
+        guard core.reserveBuffered(bodyCount) else {
+            var refusal = HTTPResponse.error(
+                HTTPError(
+                    .serviceUnavailable, code: .unavailable,
+                    message: "the server is sending as much as it holds for slow clients; retry shortly"))
+            refusal.headers.set("Retry-After", "1")
+            let bytes = refusal.serialized(keepAlive: false, includeBody: includeBody, date: Clock.httpDateNow())
+            try? Socket.sendAll(fd, bytes, deadline: deadline)
+            return nil
+        }
+        defer { core.releaseBuffered(bodyCount) }
+        let head = response.serializedHead(keepAlive: keepAlive, date: Clock.httpDateNow())
         do {
-            try Socket.sendAll(fd, bytes)
-            return bytes.count
+            try Socket.sendAll(fd, head, flags: bodyCount > 0 ? Int32(MSG_MORE) : 0, deadline: deadline)
+            if bodyCount > 0 { try Socket.sendAll(fd, response.body, deadline: deadline) }
+            return head.count + bodyCount
         } catch {
+            // Cut off (or gone): drop what the kernel still holds for it rather than leave it queued.
+            Socket.resetOnClose(fd)
             return nil
         }
     }
