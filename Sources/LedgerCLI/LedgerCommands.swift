@@ -290,7 +290,8 @@ public enum LedgerCommands {
                 """
                 ?after=SEQ&limit=N&wait=S: the gap-free catch-up feed {"events":[…],"next":SEQ} (limit 100 by \
                 default, at most 1000), long-polling up to S seconds (at most 60). SEQ beyond the head is 400 \
-                CURSOR_AHEAD, naming the head (a cursor from before a restore).
+                CURSOR_AHEAD, naming the head (a cursor from before a restore). Pages and histories run a few at \
+                once, the rest queued; 503 with Retry-After when the queue is full.
                 """),
             .init("GET /v1/digest", #"{"seq":N,"head":"HEX","at":"…"}, the head to pin."#),
             .init("POST /v1/corrections", "An operator correction, as 'ledger correct' (admin)."),
