@@ -26,12 +26,13 @@ enum ServeCommand {
             pipeline: pipeline, readToken: tokens.read, adminToken: tokens.admin, metrics: metrics)
         let accessLog = AccessLog(fileDescriptor: 2)
         do {
-            // One server per address, each with its own connection slots and threads.
+            // One server per address, each with its own connection slots and threads; the API's threads run at a
+            // lower priority, so its reads never take the cores from Apple's deliveries.
             var servers: [(server: HTTPServer, listener: HTTPListener?)] = []
             for (address, listener) in zip(listen.addresses, listeners) {
                 var configuration = HTTPServer.Configuration(
                     host: address.host, port: address.port, accessLog: accessLog, metrics: metrics.http,
-                    name: address.name)
+                    name: address.name, niceness: address.surface == .api ? 10 : 0)
                 configuration.onDrain = { api.endLongPolls() }
                 servers.append(
                     (

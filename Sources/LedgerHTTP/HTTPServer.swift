@@ -170,6 +170,7 @@ public final class HTTPServer: Sendable {
             core.configuration.metrics?.connectionAccepted(true)
             do {
                 try Threads.spawn(detached: true) {
+                    Threads.setNiceness(core.configuration.niceness)
                     HTTPConnection(core: core, id: id, fd: accepted.fd, peer: accepted.peer).run()
                     core.unregisterAndClose(id)
                     core.configuration.metrics?.connectionClosed()

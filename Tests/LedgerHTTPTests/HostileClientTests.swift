@@ -84,6 +84,25 @@ import Testing
         #expect(milliseconds(since: start) < 500)
     }
 
+    @Test func aServersConnectionThreadsRunAtItsNiceness() throws {
+        var router = Router()
+        router.get("/nice") { _ in
+            // Field 19 of /proc/thread-self/stat, after the parenthesised command name.
+            guard let file = fopen("/proc/thread-self/stat", "r") else { return .text(.ok, "?") }
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 1024)
+            _ = fgets(&line, Int32(line.count), file)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let fields = text[text.lastIndex(of: ")")!...].split(separator: " ")
+            return .text(.ok, String(fields[17]))
+        }
+        let server = try HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, niceness: 7), responder: HTTPApplication(router: router))
+        let port = try server.start()
+        defer { server.shutdown() }
+        #expect(try HTTPClient(port: port).send(.get, "/nice").bodyText == "7")
+    }
+
     @Test func theAdmissionGateQueuesThenRefusesWith503() throws {
         let gate = AdmissionGate(concurrency: 1, queueLimit: 1, queueTimeout: .seconds(5))
         let release = Atomic<Bool>(false)
