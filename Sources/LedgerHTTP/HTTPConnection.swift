@@ -109,10 +109,18 @@ final class HTTPConnection {
             return false
         }
         let bytesIn = headLength + bodyBytesIn
-        let response = core.responder.respond(to: request)
+        var response = core.responder.respond(to: request)
+        let includeBody = request.method != .head
+        // The body's bytes count against the server's send budget while they are being sent.
+        var held = includeBody ? response.body.count : 0
+        if !core.reserveBuffered(held) {
+            response = Self.overBudget(route: response.route)
+            held = 0
+        }
+        defer { core.releaseBuffered(held) }
         let keepAlive =
             request.keepAlive && !core.isDraining && !response.headers.containsToken("close", in: "Connection")
-        let sent = send(response, keepAlive: keepAlive, includeBody: request.method != .head)
+        let sent = send(response, keepAlive: keepAlive, includeBody: includeBody)
         record(
             request: request, route: response.route, status: response.status.code, bytesIn: bytesIn,
             bytesOut: sent ?? 0, began: began)
@@ -191,23 +199,24 @@ final class HTTPConnection {
         }
     }
 
+    /// The answer instead of a response that would take the server's send budget past its cap: 503 with
+    /// `Retry-After`, and the connection closes.
+    private static func overBudget(route: String?) -> HTTPResponse {
+        var response = HTTPResponse.error(
+            HTTPError(
+                .serviceUnavailable, code: .unavailable,
+                message: "the server holds as many response bytes as it may for slow clients; retry shortly"))
+        response.headers.set("Retry-After", "1")
+        response.headers.set("Connection", "close")
+        response.route = route
+        return response
+    }
+
     /// Sends a response within the write timeout (a total deadline: a client reading too slowly is cut off);
-    /// returns the bytes sent, or nil when the client went away or missed the deadline. A response that would take
-    /// the server's send budget past its cap is replaced by 503 with `Retry-After` and the connection closes.
+    /// returns the bytes sent, or nil when the client went away or missed the deadline.
     private func send(_ response: HTTPResponse, keepAlive: Bool, includeBody: Bool) -> Int? {
         let deadline = Clock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds
         let bodyCount = includeBody ? response.body.count : 0
-        guard core.reserveBuffered(bodyCount) else {
-            var refusal = HTTPResponse.error(
-                HTTPError(
-                    .serviceUnavailable, code: .unavailable,
-                    message: "the server is sending as much as it holds for slow clients; retry shortly"))
-            refusal.headers.set("Retry-After", "1")
-            let bytes = refusal.serialized(keepAlive: false, includeBody: includeBody, date: Clock.httpDateNow())
-            try? Socket.sendAll(fd, bytes, deadline: deadline)
-            return nil
-        }
-        defer { core.releaseBuffered(bodyCount) }
         let head = response.serializedHead(keepAlive: keepAlive, date: Clock.httpDateNow())
         do {
             try Socket.sendAll(fd, head, flags: bodyCount > 0 ? Int32(MSG_MORE) : 0, deadline: deadline)
