@@ -225,6 +225,7 @@ final class HTTPConnection {
         } catch {
             // Cut off (or gone): drop what the kernel still holds for it rather than leave it queued.
             Socket.resetOnClose(fd)
+            core.configuration.metrics?.responseCut()
             return nil
         }
     }

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func aClientThatNeverReadsReleasesItsConnectionAtTheDeadline() throws {
-        let server = try TestServer(timeouts: HTTPServer.Timeouts(write: .milliseconds(500)))
+        let metrics = ServerMetrics()
+        let server = try TestServer(timeouts: HTTPServer.Timeouts(write: .milliseconds(500)), metrics: metrics)
         defer { server.stop() }
         let client = server.client()
         try client.sendRaw(Array("GET /big?mib=32 HTTP/1.1\r\nHost: test\r\n\r\n".utf8))
@@ -46,6 +47,7 @@ import Testing
         while server.server.openConnections > 0 && milliseconds(since: start) < 5000 { usleep(20_000) }
         #expect(server.server.openConnections == 0)
         #expect(milliseconds(since: start) < 2000)
+        #expect(metrics.renderPrometheus().contains("ledger_http_responses_cut_total 1"))
     }
 
     @Test func responsesPastTheSendBudgetGet503WithRetryAfter() throws {
