@@ -92,7 +92,7 @@ enum Socket {
         }
     }
 
-    /// Sends every byte of `bytes` (see ``sendAll(_:_:flags:deadline:)-(_,UnsafeRawBufferPointer,_,_)``).
+    /// Sends every byte of `bytes`, as the variant on a raw buffer does.
     static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0, deadline: Int = .max) throws(SystemError) {
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
