@@ -91,6 +91,39 @@ final class ServeProcess {
         return nil
     }
 
+    /// The ports of `listening on http://HOST:PORT (NAME)` for each of `names`, once all are printed; nil when the
+    /// child exits or `seconds` pass first.
+    func waitUntilListening(named names: [String], seconds: Int = 60) -> [String: UInt16]? {
+        for _ in 0..<(seconds * 50) {
+            var ports: [String: UInt16] = [:]
+            for line in output.split(separator: "\n") where line.hasPrefix("listening on http://") {
+                guard let open = line.lastIndex(of: "("), line.hasSuffix(")") else { continue }
+                let name = String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+                let address = line[..<open].dropLast()
+                if let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) {
+                    ports[name] = port
+                }
+            }
+            if names.allSatisfy({ ports[$0] != nil }) { return ports }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                exited = status
+                return nil
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// The exit code once the child exits by itself (it is killed after `seconds`).
+    func waitForExit(seconds: Int = 30) -> Int32 {
+        var status: Int32 = 0
+        for _ in 0..<(seconds * 50) where exited == nil {
+            if waitpid(pid, &status, WNOHANG) == pid { exited = status } else { usleep(20_000) }
+        }
+        return stop()
+    }
+
     /// SIGTERM, then the exit code once the child is gone (128 + signal when a signal ended it).
     func stop() -> Int32 {
         if exited == nil {
