@@ -234,8 +234,8 @@ public enum LedgerCommands {
                     + " [--read-token-file F] [--admin-token-file F]",
             ],
             discussion: """
-                Prints 'listening on http://HOST:PORT' when ready (with two listeners, one line each, ending \
-                '(webhook)' and '(api)'); binds before it opens the data directory, so a busy port leaves nothing \
+                Prints 'listening on http://HOST:PORT' when ready (with two listeners, one line each, the \
+                webhook's first); binds before it opens the data directory, so a busy port leaves nothing \
                 behind. --webhook-listen and --api-listen split the routes: the webhook address answers only \
                 POST /webhooks/apple and GET /healthz (put it behind the proxy), the API address every other \
                 route and GET /healthz (keep it private); each has its own connections and threads. Binds 127.0.0.1 unless told otherwise (TLS \

@@ -42,9 +42,9 @@ extension HTTPServer {
     /// connections and threads): starts them all, announces each, serves until SIGTERM or SIGINT (or until one of
     /// them is shut down from another thread), then shuts them all down gracefully, their drains overlapping.
     ///
-    /// One server is announced `listening on http://HOST:PORT`; several are each announced
-    /// `listening on http://HOST:PORT (NAME)`, NAME their ``Configuration/name``. When one cannot start, those
-    /// started already are stopped and the error is thrown.
+    /// Each server is announced `listening on http://HOST:PORT`, in the order given, once all are bound (the
+    /// contract's line, whatever the number of servers). When one cannot start, those started already are stopped
+    /// and the error is thrown.
     public static func run(
         _ servers: [(server: HTTPServer, listener: HTTPListener?)],
         announce: (String) -> Void = { line in HTTPServer.writeStandardOutput(line + "\n") }
@@ -85,8 +85,7 @@ extension HTTPServer {
         for ((server, _), port) in zip(servers, ports) {
             let host =
                 server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
-            let name = servers.count > 1 ? server.configuration.name.map { " (\($0))" } ?? "" : ""
-            announce("listening on http://\(host):\(port)\(name)")
+            announce("listening on http://\(host):\(port)")
         }
         var waits = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)]
         waits += servers.map { pollfd(fd: $0.server.core.wakeRead, events: Int16(POLLIN), revents: 0) }

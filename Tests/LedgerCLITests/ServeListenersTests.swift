@@ -32,8 +32,8 @@ import Testing
         let lines = serve.output.split(separator: "\n").filter { $0.hasPrefix("listening on http://") }
         #expect(
             lines == [
-                "listening on http://127.0.0.1:\(webhookPort) (webhook)",
-                "listening on http://127.0.0.1:\(apiPort) (api)",
+                "listening on http://127.0.0.1:\(webhookPort)",
+                "listening on http://127.0.0.1:\(apiPort)",
             ])
         let webhook = HTTPClient(port: webhookPort, timeout: .seconds(30))
         let api = HTTPClient(port: apiPort, timeout: .seconds(30))
