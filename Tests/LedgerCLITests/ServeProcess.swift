@@ -91,20 +91,14 @@ final class ServeProcess {
         return nil
     }
 
-    /// The ports of `listening on http://HOST:PORT (NAME)` for each of `names`, once all are printed; nil when the
-    /// child exits or `seconds` pass first.
+    /// The ports of the `listening on http://HOST:PORT` lines, named by `names` in the order the lines come (the
+    /// webhook's first), once all are printed; nil when the child exits or `seconds` pass first.
     func waitUntilListening(named names: [String], seconds: Int = 60) -> [String: UInt16]? {
         for _ in 0..<(seconds * 50) {
-            var ports: [String: UInt16] = [:]
-            for line in output.split(separator: "\n") where line.hasPrefix("listening on http://") {
-                guard let open = line.lastIndex(of: "("), line.hasSuffix(")") else { continue }
-                let name = String(line[line.index(after: open)..<line.index(before: line.endIndex)])
-                let address = line[..<open].dropLast()
-                if let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) {
-                    ports[name] = port
-                }
+            let ports = output.split(separator: "\n").filter { $0.hasPrefix("listening on http://") }.compactMap {
+                line in line.lastIndex(of: ":").flatMap { UInt16(line[line.index(after: $0)...]) }
             }
-            if names.allSatisfy({ ports[$0] != nil }) { return ports }
+            if ports.count >= names.count { return Dictionary(uniqueKeysWithValues: zip(names, ports)) }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 exited = status
