@@ -18,7 +18,7 @@ extension EventLog {
     static let clusterWindowBytes = 256 << 20
 
     /// The seq through which cluster files hold the log (0: none). Holding the lock.
-    var clusteredSeqLocked: UInt64 { state.clusters.last?.through ?? 0 }
+    var clusteredSeqLocked: UInt64 { state.clusters.files.last?.through ?? 0 }
 
     // MARK: Building
 
@@ -177,8 +177,8 @@ extension EventLog {
     /// Loads the cluster files (the writer also deletes the unused ones). Holding the lock.
     func loadClustersLocked() {
         let (chain, unused) = Self.loadClusters(
-            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.headSeq)
-        state.clusters = chain
+            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.head.seq)
+        state.clusters.files = chain
         if isWriter {
             for name in unused { try? fileSystem.unlink(Path.join(directory.index, name)) }
         }
@@ -197,14 +197,14 @@ extension EventLog {
     /// Starts adding cluster files in the background when enough records are in none
     /// (``clusterThresholdLocked``) and no build is running. Holding the lock.
     func startClusteringLocked() {
-        guard isWriter, options.clusterMinimum > 0, !state.closed, !state.clusterBuilding,
-            state.headSeq - clusteredSeqLocked >= clusterThresholdLocked
+        guard isWriter, options.clusterMinimum > 0, !state.closed, !state.clusters.building,
+            state.head.seq - clusteredSeqLocked >= clusterThresholdLocked
         else { return }
-        state.clusterBuilding = true
+        state.clusters.building = true
         do {
             try startThread(detached: true) { [self] in clusterRecords(finishing: false) }
         } catch {
-            state.clusterBuilding = false
+            state.clusters.building = false
         }
     }
 
@@ -219,11 +219,11 @@ extension EventLog {
             let job = lock.withLock { () -> (segments: [Segment], from: UInt64, through: UInt64, hash: [UInt8])? in
                 let from = clusteredSeqLocked
                 let threshold = finishing ? UInt64(options.clusterMinimum) : clusterThresholdLocked
-                guard !state.closed, state.headSeq > from, state.headSeq - from >= threshold else { return nil }
-                let through = min(state.headSeq, from + Self.clusterFileRecords)
+                guard !state.closed, state.head.seq > from, state.head.seq - from >= threshold else { return nil }
+                let through = min(state.head.seq, from + Self.clusterFileRecords)
                 let hash =
-                    through == state.headSeq
-                    ? state.headHash : (try? Self.readRecord(fileSystem, state.segments, seq: through))?.hash
+                    through == state.head.seq
+                    ? state.head.hash : (try? Self.readRecord(fileSystem, state.segments, seq: through))?.hash
                 return hash.map { (state.segments, from, through, $0) }
             }
             guard let job else { break }
@@ -239,7 +239,7 @@ extension EventLog {
                     try? fileSystem.unlink(path)
                     throw LogError(.io, "the cluster file \(path) just written does not map and check")
                 }
-                lock.withLock { state.clusters.append(cluster) }
+                lock.withLock { state.clusters.files.append(cluster) }
             } catch {
                 failure = error
                 break
@@ -247,7 +247,7 @@ extension EventLog {
             if merging { mergeClusters() }
         }
         lock.withLock {
-            state.clusterBuilding = false
+            state.clusters.building = false
             lock.broadcast()
         }
         return failure
@@ -256,13 +256,13 @@ extension EventLog {
     /// Deletes every cluster file (`ledger rebuild` then writes them again). Holding the lock, with no build
     /// running.
     func dropClustersLocked() {
-        for cluster in state.clusters { try? fileSystem.unlink(clusterPath(cluster)) }
-        state.clusters = []
+        for cluster in state.clusters.files { try? fileSystem.unlink(clusterPath(cluster)) }
+        state.clusters.files = []
     }
 
     /// Waits until no cluster build runs (a caller that must keep new ones from starting then sets
     /// `clusterBuilding` itself). Holding the lock, which the wait releases meanwhile.
     func stopClusteringLocked() {
-        while state.clusterBuilding { lock.wait() }
+        while state.clusters.building { lock.wait() }
     }
 }

@@ -18,10 +18,10 @@ extension EventLog {
         deadline.tv_nsec = total % 1_000_000_000
         lock.lock()
         defer { lock.unlock() }
-        while state.headSeq <= seq && !state.closed {
+        while state.head.seq <= seq && !state.closed {
             if !lock.wait(until: deadline) { break }
         }
-        return state.headSeq
+        return state.head.seq
     }
 
     /// Writes the index files now (they are also written at close and every
