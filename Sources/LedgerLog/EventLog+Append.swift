@@ -155,8 +155,7 @@ extension EventLog {
         if options.checkpointInterval > 0
             && state.head.seq - state.indexes.coveredSeq >= UInt64(options.checkpointInterval)
         {
-            try? writeIndexesLocked()
-            startClusteringLocked()
+            startMaintenanceLocked(checkpoint: true)
         }
     }
 

@@ -81,9 +81,9 @@ extension EventLog {
     /// The last two cluster files when the older is at most twice the newer's size: merging them keeps the sizes
     /// falling at least geometrically from the first file to the last. Holding the lock.
     var mergeCandidateLocked: (older: SubjectCluster, newer: SubjectCluster)? {
-        guard state.clusters.files.count >= 2 else { return nil }
-        let older = state.clusters.files[state.clusters.files.count - 2]
-        let newer = state.clusters.files[state.clusters.files.count - 1]
+        guard state.clusters.count >= 2 else { return nil }
+        let older = state.clusters[state.clusters.count - 2]
+        let newer = state.clusters[state.clusters.count - 1]
         return older.recordSpan <= 2 * newer.recordSpan ? (older, newer) : nil
     }
 
@@ -99,7 +99,7 @@ extension EventLog {
                     fileSystem, path: path, from: older.from, through: newer.through, hash: newer.throughHash)
             } catch  where error.code == .damaged {
                 // Drop both: which one failed does not matter much, and the log has every record.
-                lock.withLock { state.clusters.files.removeLast(2) }
+                lock.withLock { state.clusters.removeLast(2) }
                 for cluster in [older, newer] { try? fileSystem.unlink(clusterPath(cluster)) }
                 return
             } catch {
@@ -107,8 +107,8 @@ extension EventLog {
             }
             guard let merged else { return }
             lock.withLock {
-                state.clusters.files.removeLast(2)
-                state.clusters.files.append(merged)
+                state.clusters.removeLast(2)
+                state.clusters.append(merged)
             }
             for cluster in [older, newer] { try? fileSystem.unlink(clusterPath(cluster)) }
         }

@@ -18,7 +18,7 @@ extension EventLog {
     static let clusterWindowBytes = 256 << 20
 
     /// The seq through which cluster files hold the log (0: none). Holding the lock.
-    var clusteredSeqLocked: UInt64 { state.clusters.files.last?.through ?? 0 }
+    var clusteredSeqLocked: UInt64 { state.clusters.last?.through ?? 0 }
 
     // MARK: Building
 
@@ -178,7 +178,7 @@ extension EventLog {
     func loadClustersLocked() {
         let (chain, unused) = Self.loadClusters(
             fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.head.seq)
-        state.clusters.files = chain
+        state.clusters = chain
         if isWriter {
             for name in unused { try? fileSystem.unlink(Path.join(directory.index, name)) }
         }
@@ -194,24 +194,11 @@ extension EventLog {
         max(UInt64(options.clusterMinimum), min(clusteredSeqLocked, Self.clusterFileRecords) / 2)
     }
 
-    /// Starts adding cluster files in the background when enough records are in none
-    /// (``clusterThresholdLocked``) and no build is running. Holding the lock.
-    func startClusteringLocked() {
-        guard isWriter, options.clusterMinimum > 0, !state.closed, !state.clusters.building,
-            state.head.seq - clusteredSeqLocked >= clusterThresholdLocked
-        else { return }
-        state.clusters.building = true
-        do {
-            try startThread(detached: true) { [self] in clusterRecords(finishing: false) }
-        } catch {
-            state.clusters.building = false
-        }
-    }
-
     /// Adds cluster files until fewer records than ``clusterThresholdLocked`` are in none (`finishing`, at close
     /// and for a rebuild: fewer than ``LogOptions/clusterMinimum``), merging the last two after each while they are
     /// close in size when `merging` (see ``mergeClusters()``), then clears `clusterBuilding` (which the caller
-    /// set). A failed build stops it and is returned (the next checkpoint tries again).
+    /// set), ending the maintenance worker's turn. A failed build stops it and is returned (the next checkpoint
+    /// tries again).
     @discardableResult
     func clusterRecords(finishing: Bool, merging: Bool = true) -> LogError? {
         var failure: LogError?
@@ -239,7 +226,7 @@ extension EventLog {
                     try? fileSystem.unlink(path)
                     throw LogError(.io, "the cluster file \(path) just written does not map and check")
                 }
-                lock.withLock { state.clusters.files.append(cluster) }
+                lock.withLock { state.clusters.append(cluster) }
             } catch {
                 failure = error
                 break
@@ -247,7 +234,7 @@ extension EventLog {
             if merging { mergeClusters() }
         }
         lock.withLock {
-            state.clusters.building = false
+            state.maintaining = false
             lock.broadcast()
         }
         return failure
@@ -256,13 +243,7 @@ extension EventLog {
     /// Deletes every cluster file (`ledger rebuild` then writes them again). Holding the lock, with no build
     /// running.
     func dropClustersLocked() {
-        for cluster in state.clusters.files { try? fileSystem.unlink(clusterPath(cluster)) }
-        state.clusters.files = []
-    }
-
-    /// Waits until no cluster build runs (a caller that must keep new ones from starting then sets
-    /// `clusterBuilding` itself). Holding the lock, which the wait releases meanwhile.
-    func stopClusteringLocked() {
-        while state.clusters.building { lock.wait() }
+        for cluster in state.clusters { try? fileSystem.unlink(clusterPath(cluster)) }
+        state.clusters = []
     }
 }

@@ -97,14 +97,16 @@ extension EventLog {
     public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
         let clustering = try lock.withLock { () throws(LogError) -> Bool in
             guard !state.closed else { throw Self.closedError }
+            // The maintenance worker's turn ends first: it writes index files of the indexes being replaced.
+            stopMaintenanceLocked()
+            guard !state.closed else { throw Self.closedError }
             try rebuildIndexesLocked(progress: progress)
             state.indexes.ready = true
             guard isWriter else { return false }
             try writeIndexesLocked()
-            stopClusteringLocked()
             dropClustersLocked()
-            state.clusters.building = options.clusterMinimum > 0
-            return state.clusters.building
+            state.maintaining = options.clusterMinimum > 0
+            return state.maintaining
         }
         // The cluster files, written again (not holding the lock: appends go on meanwhile).
         if clustering, let failure = clusterRecords(finishing: true) { throw failure }
@@ -127,12 +129,27 @@ extension EventLog {
 
     /// Writes the index files (keys, subjects, components, record positions) for the current head. Holding the lock.
     func writeIndexesLocked() throws(LogError) {
-        let covered = state.head.seq
-        let hash = state.head.hash
+        let snapshot = indexSnapshotLocked()
+        try writeIndexFiles(snapshot)
+        state.indexes.coveredSeq = snapshot.covered
+    }
+
+    /// What the index files of the current head hold, taken holding the lock. The indexes are copied on write, so
+    /// taking it costs nothing; the next append that changes them copies them once.
+    func indexSnapshotLocked() -> IndexSnapshot {
+        IndexSnapshot(
+            covered: state.head.seq, hash: state.head.hash, keys: state.indexes.keys,
+            subjects: state.indexes.subjects, segments: state.segments)
+    }
+
+    /// Writes the index files of `snapshot`, each durably (temporary file, fsync, rename). Needs no lock, but only
+    /// one writer of index files at a time (the lock's holder or the maintenance worker, in turn).
+    func writeIndexFiles(_ snapshot: IndexSnapshot) throws(LogError) {
+        let (covered, hash) = (snapshot.covered, snapshot.hash)
         try DerivedFile.write(
-            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.indexes.keys.encoded()),
+            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: snapshot.keys.encoded()),
             to: Path.join(directory.index, Self.keysIndexName), fileSystem: fileSystem)
-        let subjects = state.indexes.subjects.encoded()
+        let subjects = snapshot.subjects.encoded()
         try DerivedFile.write(
             DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: subjects),
             to: Path.join(directory.index, Self.subjectsIndexName), fileSystem: fileSystem)
@@ -149,13 +166,12 @@ extension EventLog {
         // A sealed segment whose last record no longer reads leaves the last positions file as it was: readers
         // then walk what it does not list.
         if let positions = try? RecordPositions(
-            state.segments, headSeq: covered, headHash: hash, fileSystem: fileSystem)
+            snapshot.segments, headSeq: covered, headHash: hash, fileSystem: fileSystem)
         {
             try DerivedFile.write(
                 DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: positions.encoded()),
                 to: Path.join(directory.index, Self.positionsIndexName), fileSystem: fileSystem)
         }
-        state.indexes.coveredSeq = covered
     }
 
     /// Writes a derived file (e.g. a projection snapshot) under `index/`, stamped with the current head.

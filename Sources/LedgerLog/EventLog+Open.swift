@@ -138,7 +138,7 @@ extension EventLog {
         if writable {
             log.lock.withLock {
                 log.loadClustersLocked()
-                log.startClusteringLocked()
+                log.startMaintenanceLocked(checkpoint: false)
             }
         }
         return log

@@ -31,8 +31,10 @@ extension EventLog {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
+            stopMaintenanceLocked()
+            guard !state.closed else { throw Self.closedError }
             try writeIndexesLocked()
-            startClusteringLocked()
+            startMaintenanceLocked(checkpoint: false)
         }
     }
 }

@@ -47,8 +47,11 @@ public final class EventLog: @unchecked Sendable {
         var head = Head()
         /// The idempotency-key and subject-key indexes, and how far the index files cover them.
         var indexes = Indexes()
-        /// The cluster files and their builder.
-        var clusters = Clusters()
+        /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
+        var clusters: [SubjectCluster] = []
+        /// Whether the maintenance worker has its turn: a checkpoint and cluster files in the background, or
+        /// `close` and `rebuildIndexes` finishing the cluster files (one at a time; see `EventLog+Maintenance.swift`).
+        var maintaining = false
         /// The append side: the group commit and the leader's memory.
         var writer = Writer()
         var closed = false
@@ -85,13 +88,6 @@ public final class EventLog: @unchecked Sendable {
         var coveredSeq: UInt64 = 0
         /// False for a reader until its first index query loads or builds the indexes.
         var ready = true
-    }
-
-    /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
-    struct Clusters {
-        var files: [SubjectCluster] = []
-        /// Whether a cluster file is being written (in the background, or by `close`).
-        var building = false
     }
 
     /// The append side.
@@ -205,9 +201,9 @@ public final class EventLog: @unchecked Sendable {
     public func close() {
         let building = lock.withLock { () -> Bool in
             if state.closed || !isWriter { return false }
-            stopClusteringLocked()
-            state.clusters.building = options.clusterMinimum > 0
-            return state.clusters.building
+            stopMaintenanceLocked()
+            state.maintaining = options.clusterMinimum > 0
+            return state.maintaining
         }
         // The records no cluster file holds yet get theirs (not holding the lock: the build reads the log).
         if building { clusterRecords(finishing: true, merging: false) }
