@@ -3,8 +3,8 @@ import LedgerCore
 import LedgerSimulator
 
 /// The ingest rows' input: every notification of a simulated population, signed once (distinct bodies, as
-/// Apple POSTs them), and a verifier that trusts the simulation's root, as `ledger ingest` configures it
-/// (nested signatures covered by the envelope's).
+/// Apple POSTs them), and a verifier that trusts the simulation's root, as `ledger ingest` configures it (the
+/// envelope and every nested JWS verified whole).
 struct IngestInput {
     let bodies: [[UInt8]]
     let verifier: SignedDataVerifier
