@@ -28,7 +28,10 @@ public struct RepairReport: Sendable, Hashable {
     }
 }
 
-extension EventLog {
+/// Verify and repair: whole-directory checks and tail repairs, run on a data directory rather than through an
+/// open log (``EventLog/verify(at:expectHead:expectSeq:fileSystem:evidenceReferences:readRecord:progress:)`` and
+/// ``EventLog/repair(at:fileSystem:evidenceReferences:)`` forward here).
+public enum LogVerification {
     /// Checks every segment header and record — checksum, gap-free seq, time order and the whole hash chain —
     /// and the framing of every evidence pack entry (header and body checksums), without writing anything and
     /// without the lock, and reports the first problem with its segment (or pack), offset and record.
@@ -55,11 +58,13 @@ extension EventLog {
         var attempt = 0
         let packs = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
         defer { packs.close() }
-        let legacyPath = { (digest: EvidenceDigest) in legacyEvidencePath(root: layout.evidence, digest: digest.bytes) }
+        let legacyPath = { (digest: EvidenceDigest) in
+            EventLog.legacyEvidencePath(root: layout.evidence, digest: digest.bytes)
+        }
         var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
         var unreadable: (count: UInt64, first: (seq: UInt64, reason: String)?)
         // Read before the walk: a live writer writes them for durable records only, which the walk then sees.
-        let indexed = indexCoverage(fileSystem, layout)
+        let indexed = EventLog.indexCoverage(fileSystem, layout)
         while true {
             missing = (0, nil, nil)
             unreadable = (0, nil)
@@ -72,7 +77,7 @@ extension EventLog {
                     if unreadable.first == nil { unreadable.first = (view.seq, reason) }
                 }
                 guard let evidenceReferences, missing.error == nil,
-                    let digest = reference(view.payload, evidenceReferences)
+                    let digest = EventLog.reference(view.payload, evidenceReferences)
                 else { return }
                 do throws(SystemError) {
                     if try !packs.holds(digest, legacyPath: legacyPath) {
@@ -115,7 +120,8 @@ extension EventLog {
         }
         if report.problem == nil, let (seq, reason) = unreadable.first {
             var place: (segment: String, offset: Int64)?
-            try scan(fileSystem, walk.segments, from: seq, through: seq, checkCRC: false) { _, segment, offset in
+            try EventLog.scan(fileSystem, walk.segments, from: seq, through: seq, checkCRC: false) {
+                _, segment, offset in
                 place = (segment, offset)
                 return false
             }
@@ -129,7 +135,8 @@ extension EventLog {
         if report.problem == nil {
             let (segments, headSeq) = (walk.segments, walk.headSeq)
             func referring(_ digests: Set<EvidenceDigest>) throws(LogError) -> (seq: UInt64, digest: EvidenceDigest)? {
-                try firstReference(fileSystem, segments, through: headSeq, finder: evidenceReferences, to: digests)
+                try EventLog.firstReference(
+                    fileSystem, segments, through: headSeq, finder: evidenceReferences, to: digests)
             }
             report.problem = try EvidenceStore.verify(
                 layout, fileSystem: fileSystem, firstReference: evidenceReferences == nil ? nil : referring)
@@ -170,9 +177,30 @@ extension EventLog {
         evidenceReferences: EvidenceReferenceFinder? = nil
     ) throws(LogError) -> RepairReport {
         let options = LogOptions(verifyChainOnOpen: true, evidenceReferences: evidenceReferences)
-        let log = try openWriter(at: directory, environment: nil, options: options, fileSystem: fileSystem)
+        let log = try EventLog.openWriter(at: directory, environment: nil, options: options, fileSystem: fileSystem)
         defer { log.close() }
         let (seq, hash) = log.head
         return RepairReport(cut: log.recovery, evidenceCut: log.evidenceRecovery, headSeq: seq, headHash: hash)
+    }
+}
+
+extension EventLog {
+    /// ``LogVerification/verify(at:expectHead:expectSeq:fileSystem:evidenceReferences:readRecord:progress:)``.
+    public static func verify(
+        at directory: String, expectHead: [UInt8]? = nil, expectSeq: UInt64? = nil,
+        fileSystem: any FileSystem = PosixFileSystem(), evidenceReferences: EvidenceReferenceFinder? = nil,
+        readRecord: RecordReader? = nil, progress: ((UInt64) -> Void)? = nil
+    ) throws(LogError) -> VerifyReport {
+        try LogVerification.verify(
+            at: directory, expectHead: expectHead, expectSeq: expectSeq, fileSystem: fileSystem,
+            evidenceReferences: evidenceReferences, readRecord: readRecord, progress: progress)
+    }
+
+    /// ``LogVerification/repair(at:fileSystem:evidenceReferences:)``.
+    public static func repair(
+        at directory: String, fileSystem: any FileSystem = PosixFileSystem(),
+        evidenceReferences: EvidenceReferenceFinder? = nil
+    ) throws(LogError) -> RepairReport {
+        try LogVerification.repair(at: directory, fileSystem: fileSystem, evidenceReferences: evidenceReferences)
     }
 }
