@@ -169,8 +169,28 @@ public enum LedgerCommands {
         CommandSpec(
             name: "reconcile",
             summary: "Import App Store Server API or verifyReceipt responses: only new facts.",
-            usage: ["reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE"],
-            options: verify + [data, store, json, catalog], positionals: 1...1, positionalName: "FILE"),
+            usage: [
+                "reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE",
+                "reconcile --from-api --since T [--until T] --key-file F --key-id K --issuer-id I [--api-base-url URL] "
+                    + "[--api-ca-file F] [VERIFY FLAGS] [--data DIR | --store URL]",
+            ],
+            discussion: """
+                FILE holds App Store Server API responses (transaction history, subscription statuses) or legacy \
+                verifyReceipt responses. With --from-api the ledger fetches them itself: Get Notification History \
+                for the window (every page; windows over 180 days split), each notification verified exactly as \
+                the webhook verifies it, then Get Transaction History for every subscription the window touched. \
+                Only facts the log lacks are appended. Prints {"appended":N,"alreadyKnown":N,"rejected":N}; exit 0 \
+                when nothing was rejected, else 1 (a refused item is named with Apple's status, and nothing of its \
+                input is appended). 5xx and 429 answers are retried with backoff (honouring Retry-After); a 401 \
+                renews the token once.
+                """,
+            options: verify + [
+                data, store, json, catalog,
+                OptionSpec("--from-api", "Pull from the App Store Server API instead of reading FILE."),
+                OptionSpec("--since", value: "T", "With --from-api: the window's start."),
+                OptionSpec("--until", value: "T", "With --from-api: the window's end (default: now)."),
+                OptionSpec("--only-failures", "With --from-api: only notifications Apple failed to deliver."),
+            ] + APIClientSettings.options, positionals: 0...1, positionalName: "FILE"),
         CommandSpec(
             name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
             usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],

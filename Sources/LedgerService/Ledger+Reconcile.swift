@@ -41,8 +41,12 @@ extension Ledger {
     /// legacy receipt's environment, `receipt_type`, `bundle_id` and (production) `adam_id` must fit the ledger.
     /// Refused items go to the quarantine, and when any is refused nothing of the call is appended: an input is
     /// imported whole or not at all. Legacy facts are unsigned and marked so.
+    ///
+    /// A transaction named in `uncounted` (ids the caller has already counted, e.g. from the notifications of the
+    /// same pull) is not counted again as `alreadyKnown`; it is still appended, and counted, when it is news.
     public func reconcile(
-        _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant
+        _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant,
+        uncounted: Set<String> = []
     ) throws(ServiceError) -> ReconcileCounts {
         var counts = ReconcileCounts()
         var candidates: [(record: LedgerRecord, evidence: HashedBytes?)] = []
@@ -155,6 +159,10 @@ extension Ledger {
             if try seq(forIdempotencyKey: candidate.record.idempotencyKey) == nil, known.adds(candidate.record) {
                 news.append((candidate.entry, candidate.evidence))
                 known.learn(candidate.record)
+            } else if let transactionId = candidate.record.transaction?.transactionId,
+                uncounted.contains(transactionId)
+            {
+                continue
             } else {
                 counts.alreadyKnown += 1
             }
