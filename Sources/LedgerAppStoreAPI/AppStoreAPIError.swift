@@ -12,6 +12,8 @@ public struct AppStoreAPIError: Error, Hashable, Sendable, CustomStringConvertib
 
         /// The request did not reach Apple, or its answer did not arrive (DNS, TCP, TLS, a reset).
         public static let transport = Code("transport")
+        /// The server's certificate is not trusted (or the CA file cannot be used): never retried.
+        public static let untrustedServer = Code("untrustedServer")
         /// Connecting or the whole request took longer than allowed.
         public static let timeout = Code("timeout")
         /// The response body is over the client's limit.

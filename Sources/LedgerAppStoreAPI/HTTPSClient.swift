@@ -132,8 +132,20 @@ public struct HTTPSClient: HTTPSTransport {
                 .responseTooLarge, "the response from \(Self.origin(request.url)) is over \(maxResponseBytes) bytes")
         }
         guard result == CURLE_OK else {
-            let code: AppStoreAPIError.Code = result == CURLE_OPERATION_TIMEDOUT ? .timeout : .transport
-            throw AppStoreAPIError(code, "\(request.method) \(Self.origin(request.url)): \(Self.describe(result))")
+            let place = "\(request.method) \(Self.origin(request.url))"
+            switch result {
+            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+                throw AppStoreAPIError(
+                    .untrustedServer,
+                    "\(place): \(Self.describe(result)); the server's certificate is not trusted by "
+                        + (caFile.map { "the CA file \($0)" } ?? "the system's CA store"))
+            case CURLE_OPERATION_TIMEDOUT:
+                throw AppStoreAPIError(.timeout, "\(place): \(Self.describe(result))")
+            case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+                throw AppStoreAPIError(.invalidRequest, "\(place): \(Self.describe(result))")
+            default:
+                throw AppStoreAPIError(.transport, "\(place): \(Self.describe(result))")
+            }
         }
         var status = 0
         _ = ledger_curl_response_code(handle, &status)
@@ -178,7 +190,7 @@ private final class ResponseSink {
     init(limit: Int) { self.limit = limit }
 
     func header(_ line: String) {
-        let trimmed = line.trimmingSuffix { $0 == "\r" || $0 == "\n" }
+        let trimmed = line.trimmingSuffix { $0.isNewline || $0 == " " }
         if trimmed.hasPrefix("HTTP/") {
             // A new response begins (after a 100 Continue): keep only the final one's fields.
             headers = []

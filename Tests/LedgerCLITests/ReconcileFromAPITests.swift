@@ -28,11 +28,11 @@ import Testing
         var keyFile: String { workspace.directory.path + "/AuthKey.p8" }
 
         /// `reconcile --from-api` over the whole fixture's window.
-        func reconcile(_ extra: [String] = [], keyFile: String? = nil) -> CommandResult {
+        func reconcile(_ extra: [String] = [], keyFile: String? = nil, url: String? = nil) -> CommandResult {
             ledger(
                 ["reconcile", "--from-api", "--since", "2026-03-01T00:00:00Z", "--until", "2026-03-02T00:00:00Z"]
                     + ["--key-file", keyFile ?? self.keyFile, "--key-id", ReconcileFromAPITests.keyId]
-                    + ["--issuer-id", ReconcileFromAPITests.issuerId, "--api-base-url", url]
+                    + ["--issuer-id", ReconcileFromAPITests.issuerId, "--api-base-url", url ?? self.url]
                     + ["--data", workspace.data] + workspace.verifyFlags + extra)
         }
 
