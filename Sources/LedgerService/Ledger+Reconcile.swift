@@ -44,9 +44,11 @@ extension Ledger {
     ///
     /// A transaction named in `uncounted` (ids the caller has already counted, e.g. from the notifications of the
     /// same pull) is not counted again as `alreadyKnown`; it is still appended, and counted, when it is news.
+    /// A `dryRun` verifies, quarantines and counts but appends nothing (a caller that must know the whole of a
+    /// pull is good before it appends any of it).
     public func reconcile(
         _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant,
-        uncounted: Set<String> = []
+        uncounted: Set<String> = [], dryRun: Bool = false
     ) throws(ServiceError) -> ReconcileCounts {
         var counts = ReconcileCounts()
         var candidates: [(record: LedgerRecord, evidence: HashedBytes?)] = []
@@ -169,7 +171,7 @@ extension Ledger {
         }
         // A refused input appends nothing at all, not even its good parts: the operator fixes it (or fetches it
         // again) and reconciles it whole.
-        if !news.isEmpty, counts.rejected == 0 {
+        if !news.isEmpty, counts.rejected == 0, !dryRun {
             for outcome in try append(checked: news) {
                 if case .appended = outcome { counts.appended += 1 } else { counts.alreadyKnown += 1 }
             }

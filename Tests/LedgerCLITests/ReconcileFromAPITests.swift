@@ -96,6 +96,21 @@ import Testing
         #expect(!space.fake.paths.contains { $0.hasPrefix("/inApps/v2/history/") })
     }
 
+    @Test func aTamperedTransactionInTheHistoryAppendsNothingAtAll() throws {
+        let items = Array(Self.fixture.items.prefix(30))
+        let space = try APIWorkspace(serving: items)
+        defer { space.fake.stop() }
+        space.fake.addTransactions(
+            [APIHistoryFixture.tampered(items[29].signedTransaction)], ids: [items[29].originalTransactionId])
+        let result = space.reconcile()
+        #expect(result.code == 1)
+        #expect(result.out == "{\"appended\":0,\"alreadyKnown\":0,\"rejected\":1}\n")
+        #expect(result.err.contains("error: transaction history page 30: "))
+        #expect(result.err.contains("signedTransactions[1]: "))
+        #expect(result.err.contains("nothing of the pull was appended"))
+        #expect(space.digest()?["seq"] == .integer(0))
+    }
+
     @Test func aMissingOrUnreadableKeyIsAUsageError() throws {
         let space = try APIWorkspace(serving: [])
         defer { space.fake.stop() }
