@@ -143,6 +143,14 @@ public final class FakeAppStoreAPI: HTTPResponder {
         if request.method == .get, request.path.hasPrefix(historyPrefix) {
             return transactionHistory(String(request.path.dropFirst(historyPrefix.count)), request)
         }
+        let infoPrefix = "/inApps/v1/transactions/"
+        if request.method == .get, request.path.hasPrefix(infoPrefix) {
+            let id = String(request.path.dropFirst(infoPrefix.count))
+            guard let signed = state.withLock({ $0.transactions[id]?.last }) else {
+                return Self.error(404, 4_040_010, "Transaction id not found.")
+            }
+            return HTTPResponse.json(.ok, .object(["signedTransactionInfo": .string(signed)]))
+        }
         return Self.error(404, 4_040_000, "Not found.")
     }
 
