@@ -37,4 +37,13 @@ public struct AppStoreAPIKey: Sendable {
         }
         try self.init(keyId: keyId, issuerId: issuerId, privateKey: key)
     }
+
+    /// Reads a key file's bytes: the `.p8` PEM text, or the same PKCS#8 key as DER.
+    public init(keyId: String, issuerId: String, file bytes: [UInt8]) throws(AppStoreAPIError) {
+        if let der = try? ECPrivateKey(derRepresentation: bytes) {
+            try self.init(keyId: keyId, issuerId: issuerId, privateKey: der)
+            return
+        }
+        try self.init(keyId: keyId, issuerId: issuerId, p8: String(decoding: bytes, as: UTF8.self))
+    }
 }

@@ -110,6 +110,8 @@ public struct HTTPSClient: HTTPSTransport {
             ledger_curl_set_pointer(handle, CURLOPT_HEADERDATA, context.toOpaque()),
         ]
         if let caFile { setup.append(ledger_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
+        // A loopback server (a test's) is never reached through `$https_proxy`.
+        if Self.isLoopback(request.url) { setup.append(ledger_curl_set_string(handle, CURLOPT_NOPROXY, "*")) }
         if let body = request.body {
             setup.append(ledger_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
             setup.append(
@@ -169,6 +171,14 @@ public struct HTTPSClient: HTTPSTransport {
         var end = start + 3
         while end < bytes.count, bytes[end] != 0x2F, bytes[end] != 0x3F { end += 1 }
         return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
+    /// Whether the URL's host is this machine (127.0.0.0/8, `localhost`, `[::1]`).
+    static func isLoopback(_ url: String) -> Bool {
+        let origin = origin(url)
+        guard let scheme = origin.firstIndex(of: "/") else { return false }
+        let host = origin[scheme...].drop { $0 == "/" }
+        return host.hasPrefix("127.") || host.hasPrefix("localhost") || host.hasPrefix("[::1]")
     }
 
     /// Waits `milliseconds` (the pause between retries).

@@ -37,15 +37,15 @@ enum APIClientSettings {
         let path = try value(context, "--key-file", "LEDGER_APPSTORE_KEY_FILE")
         let keyId = try value(context, "--key-id", "LEDGER_APPSTORE_KEY_ID")
         let issuerId = try value(context, "--issuer-id", "LEDGER_APPSTORE_ISSUER_ID")
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = String(decoding: try InputFile.read(path, limit: 1 << 16), as: UTF8.self)
+            bytes = try InputFile.read(path, limit: 1 << 16)
         } catch {
             throw CLIError.usage("cannot read the key file: \(error.message)", command: command)
         }
         let key: AppStoreAPIKey
         do {
-            key = try AppStoreAPIKey(keyId: keyId, issuerId: issuerId, p8: text)
+            key = try AppStoreAPIKey(keyId: keyId, issuerId: issuerId, file: bytes)
         } catch {
             throw CLIError.usage("\(path): \(error.message)", command: command)
         }
