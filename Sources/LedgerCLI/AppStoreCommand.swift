@@ -7,7 +7,7 @@ import LedgerJSON
 /// verified as the webhook verifies it (against the data directory's environment and app) and decoded in place.
 /// Writes nothing.
 enum AppStoreCommand {
-    static let subcommands = ["history", "transaction", "statuses", "order", "refunds"]
+    static let subcommands = ["history", "transaction", "statuses", "order", "refunds", "test-notification"]
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let command = context.arguments.command
@@ -16,6 +16,7 @@ enum AppStoreCommand {
             throw CLIError.usage(
                 "unknown appstore subcommand '\(sub)'; use \(subcommands.joined(separator: ", "))", command: command)
         }
+        if sub == "test-notification" { return try testNotification(context) }
         guard context.arguments.positionals.count == 2, let id = context.arguments.positionals.last, !id.isEmpty else {
             throw CLIError.usage(
                 "appstore \(sub) needs \(sub == "order" ? "an ORDER_ID" : "a TRANSACTION_ID")", command: command)
@@ -60,6 +61,53 @@ enum AppStoreCommand {
             Terminal.out(summary(decoded))
         }
         return 0
+    }
+
+    /// `appstore test-notification`: asks Apple to send a test notification and prints its token; with the
+    /// token, prints its delivery status and the notification verified and decoded.
+    static func testNotification(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
+        let client = try APIClientSettings.client(context, verifier: verifier)
+        let token = context.arguments.positionals.count == 2 ? context.arguments.positionals[1] : nil
+        let answer: JSONValue
+        do throws(AppStoreAPIError) {
+            guard let token else {
+                answer = try client.requestTestNotification()
+                guard let sent = answer["testNotificationToken"]?.string else {
+                    throw AppStoreAPIError(
+                        .invalidResponse, "Request a Test Notification gave no testNotificationToken")
+                }
+                if context.json { context.printJSON(answer) } else { Terminal.line(sent) }
+                return 0
+            }
+            answer = try client.testNotificationStatus(token: token)
+        } catch {
+            throw CLIError.failure(error.message)
+        }
+        do throws(VerificationError) {
+            guard let signed = answer["signedPayload"]?.string else {
+                throw VerificationError(.invalidJWTFormat, "the answer carries no signedPayload")
+            }
+            var object = answer.object ?? [:]
+            object["signedPayload"] = try verifier.verifyNotification(signed).expandedPayload
+            if context.json {
+                context.printJSON(.object(object))
+            } else {
+                let results = (answer["sendAttemptResults"]?.array ?? []).compactMap { $0["sendAttemptResult"]?.string }
+                Terminal.line("delivery attempts: \(results.isEmpty ? "none yet" : results.joined(separator: ", "))")
+            }
+            return 0
+        } catch {
+            if context.json {
+                context.printJSON(
+                    .object([
+                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
+                    ]))
+            } else {
+                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
+            }
+            return 1
+        }
     }
 
     /// Every page of Get Refund History, as one answer.

@@ -197,15 +197,17 @@ public enum LedgerCommands {
                 "appstore history|transaction|statuses|refunds TRANSACTION_ID --key-file F --key-id K --issuer-id I "
                     + "[VERIFY FLAGS] [--json]",
                 "appstore order ORDER_ID --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+                "appstore test-notification [TOKEN] --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
             ],
             discussion: """
                 history: Get Transaction History v2 (every page); transaction: Get Transaction Info; statuses: Get \
                 All Subscription Statuses; refunds: Get Refund History; order: Look Up Order ID (the order id on \
-                the customer's receipt email). Every signed transaction and renewal info is verified as the \
+                the customer's receipt email); test-notification: Request a Test Notification (prints its token), \
+                or with TOKEN Get Test Notification Status. Every signed transaction and renewal info is verified as the \
                 webhook verifies it, against the data directory's environment and app, and printed decoded. \
                 Writes and links nothing. Exit 1 when Apple refuses or a signature does not verify.
                 """,
-            options: verify + [data, store, json, catalog] + APIClientSettings.options, positionals: 2...2,
+            options: verify + [data, store, json, catalog] + APIClientSettings.options, positionals: 1...2,
             positionalName: "SUBCOMMAND ID"),
         CommandSpec(
             name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",

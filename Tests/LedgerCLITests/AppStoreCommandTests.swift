@@ -50,6 +50,26 @@ import Testing
         #expect(["VERIFICATION_FAILURE", "INVALID_JWT_FORMAT"].contains(status))
     }
 
+    @Test func aTestNotificationIsRequestedThenItsStatusVerified() throws {
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        let pki = TestPKI.shared
+        let data = TestPKI.Payloads.notificationData()
+        space.fake.setTestNotification(
+            try pki.sign(TestPKI.Payloads.notification(type: "TEST", uuid: TestPKI.Payloads.uuid(77), data: data)))
+        let requested = appstore(space, ["test-notification"])
+        #expect(requested.code == 0, "\(requested.err)")
+        let token = requested.out.trimmingSuffixNewline
+        #expect(!token.isEmpty)
+        let status = appstore(space, ["test-notification", token, "--json"])
+        #expect(status.code == 0, "\(status.err)")
+        #expect(status.json?["signedPayload"]?["notificationType"] == .string("TEST"))
+        #expect(status.json?["sendAttemptResults"]?.array?.first?["sendAttemptResult"] == .string("SUCCESS"))
+        let unknown = appstore(space, ["test-notification", "nope"])
+        #expect(unknown.code == 1)
+        #expect(unknown.err.contains("TestNotificationNotFoundError"))
+    }
+
     @Test func anUnknownSubcommandIsAUsageError() throws {
         let space = try Space(serving: [])
         defer { space.fake.stop() }
@@ -59,5 +79,13 @@ import Testing
         let missing = appstore(space, ["transaction", "404"])
         #expect(missing.code == 1)
         #expect(missing.err.contains("errorCode 4040010 (TransactionIdNotFoundError)"))
+    }
+}
+
+extension String {
+    fileprivate var trimmingSuffixNewline: String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
     }
 }

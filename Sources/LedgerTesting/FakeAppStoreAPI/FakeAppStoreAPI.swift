@@ -39,6 +39,8 @@ public final class FakeAppStoreAPI: HTTPResponder {
         var paths: [String] = []
         var statuses: [Int] = []
         var historyBodies: [JSONValue] = []
+        var testNotification: String?
+        var testTokens = Set<String>()
     }
 
     /// The key the fake accepts tokens from (the public half of the test's `.p8` key).
@@ -80,6 +82,11 @@ public final class FakeAppStoreAPI: HTTPResponder {
     /// Adds signed transactions to a customer's transaction history, under every id that finds it.
     public func addTransactions(_ signed: [String], ids: [String]) {
         state.withLock { state in for id in ids { state.transactions[id, default: []] += signed } }
+    }
+
+    /// The signed TEST notification Request a Test Notification "sends".
+    public func setTestNotification(_ signedPayload: String) {
+        state.withLock { $0.testNotification = signedPayload }
     }
 
     /// Answers request number `number` (1-based, counting every request) with `fault`.
@@ -142,6 +149,25 @@ public final class FakeAppStoreAPI: HTTPResponder {
         let historyPrefix = "/inApps/v2/history/"
         if request.method == .get, request.path.hasPrefix(historyPrefix) {
             return transactionHistory(String(request.path.dropFirst(historyPrefix.count)), request)
+        }
+        if request.method == .post, request.path == "/inApps/v1/notifications/test" {
+            let token = "test-\(state.withLock { $0.requests })"
+            state.withLock { _ = $0.testTokens.insert(token) }
+            return HTTPResponse.json(.ok, .object(["testNotificationToken": .string(token)]))
+        }
+        let testPrefix = "/inApps/v1/notifications/test/"
+        if request.method == .get, request.path.hasPrefix(testPrefix) {
+            let token = String(request.path.dropFirst(testPrefix.count))
+            let (known, signed) = state.withLock { ($0.testTokens.contains(token), $0.testNotification) }
+            guard known, let signed else { return Self.error(404, 4_040_008, "Test notification not found.") }
+            return HTTPResponse.json(
+                .ok,
+                .object([
+                    "signedPayload": .string(signed),
+                    "sendAttemptResults": .array([
+                        .object(["attemptDate": .integer(clock()), "sendAttemptResult": "SUCCESS"])
+                    ]),
+                ]))
         }
         let infoPrefix = "/inApps/v1/transactions/"
         if request.method == .get, request.path.hasPrefix(infoPrefix) {
