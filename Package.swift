@@ -37,8 +37,10 @@ let package = Package(
         // The CPU instructions Swift has no spelling for: crc32 for CRC-32C (LedgerLog falls back to Swift
         // without it) and the cache-line prefetch.
         .target(name: "CCPU"),
-        // The append-only, checksummed, hash-chained log.
-        .target(name: "LedgerLog", dependencies: ["LedgerSystem", "LedgerCrypto", "CCPU"]),
+        // The store contract: RecordStore and its capabilities, entries, records, the chain, the store's error.
+        .target(name: "LedgerStore", dependencies: ["LedgerSystem", "LedgerCrypto"]),
+        // The append-only, checksummed, hash-chained log: the embedded store.
+        .target(name: "LedgerLog", dependencies: ["LedgerStore", "LedgerSystem", "LedgerCrypto", "CCPU"]),
         // The App Store boundary: JWS verification, models, mapping to ledger records.
         .target(
             name: "LedgerAppStore",
@@ -55,12 +57,13 @@ let package = Package(
         // The PostgreSQL store: the same RecordStore contract over libpq (README, "PostgreSQL").
         .target(
             name: "LedgerPostgres",
-            dependencies: ["CPostgres", "LedgerLog", "LedgerCrypto", "LedgerSystem"]),
+            dependencies: ["CPostgres", "LedgerStore", "LedgerCrypto", "LedgerSystem"]),
         // Wires log, App Store boundary and fold: ingest, projections, queries, reports.
         .target(
             name: "LedgerService",
             dependencies: [
-                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerSystem", "LedgerCrypto",
+                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerStore", "LedgerAppStore", "LedgerSystem",
+                "LedgerCrypto",
             ]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
@@ -75,7 +78,7 @@ let package = Package(
         .target(
             name: "LedgerAPI",
             dependencies: [
-                "LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore", "LedgerLog",
+                "LedgerCore", "LedgerJSON", "LedgerHTTP", "LedgerService", "LedgerAppStore", "LedgerStore",
                 "LedgerCrypto",
             ]),
         // Realistic signed populations with their truth.
@@ -88,12 +91,12 @@ let package = Package(
         .target(
             name: "LedgerCLI",
             dependencies: [
-                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerAppStore", "LedgerService",
+                "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerStore", "LedgerAppStore", "LedgerService",
                 "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI", "LedgerPostgres", "LedgerAppStoreAPI",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
-        .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerSystem"]),
+        .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem"]),
         // The HTTP crash test's sender and checker, and signed traffic for it and the load test
         // (Scripts/crash-test --http, Scripts/load --real).
         .executableTarget(
@@ -117,14 +120,15 @@ let package = Package(
         .executableTarget(
             name: "LedgerBench",
             dependencies: [
-                "LedgerCore", "LedgerLog", "LedgerService", "LedgerSystem", "LedgerCrypto", "LedgerAppStore",
+                "LedgerCore", "LedgerLog", "LedgerStore", "LedgerService", "LedgerSystem", "LedgerCrypto",
+                "LedgerAppStore",
                 "LedgerSimulator", "LedgerTesting", "CSQLite", "LedgerPostgres",
             ]),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
         .testTarget(name: "LedgerCryptoTests", dependencies: ["LedgerCrypto", "LedgerSystem", "LedgerTesting"]),
-        .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerSystem"]),
+        .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem"]),
         .testTarget(
             name: "LedgerAppStoreTests",
             dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
@@ -136,12 +140,15 @@ let package = Package(
             ]),
         .testTarget(
             name: "LedgerServiceTests",
-            dependencies: ["LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerAppStore"]),
+            dependencies: [
+                "LedgerService", "LedgerTesting", "LedgerCore", "LedgerLog", "LedgerStore", "LedgerAppStore",
+            ]),
         .testTarget(name: "LedgerHTTPTests", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"]),
         .testTarget(
             name: "LedgerEndToEndTests",
             dependencies: [
-                "LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog", "LedgerSimulator",
+                "LedgerService", "LedgerTesting", "LedgerCore", "LedgerAppStore", "LedgerLog", "LedgerStore",
+                "LedgerSimulator",
             ]),
         .testTarget(
             name: "LedgerSimulatorTests",
@@ -150,19 +157,22 @@ let package = Package(
             name: "LedgerAPITests",
             dependencies: [
                 "LedgerAPI", "LedgerHTTP", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerLog",
+                "LedgerStore",
                 "LedgerSystem",
             ]),
         .testTarget(
             name: "LedgerCLITests",
             dependencies: [
                 "LedgerAppStoreTestKit",
-                "LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog", "LedgerHTTP",
+                "LedgerCLI", "LedgerTesting", "LedgerService", "LedgerSimulator", "LedgerLog", "LedgerStore",
+                "LedgerHTTP",
                 "LedgerAPI", "LedgerAppStore", "LedgerCore", "LedgerJSON",
             ]),
         .testTarget(
             name: "LedgerStoreConformanceTests",
             dependencies: [
-                "LedgerPostgres", "LedgerLog", "LedgerService", "LedgerTesting", "LedgerCore", "LedgerSystem",
+                "LedgerPostgres", "LedgerLog", "LedgerStore", "LedgerService", "LedgerTesting", "LedgerCore",
+                "LedgerSystem",
                 "LedgerCrypto", "LedgerJSON", "LedgerCLI",
             ]),
     ]

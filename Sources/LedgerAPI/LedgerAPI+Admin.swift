@@ -1,8 +1,8 @@
 import LedgerCore
 import LedgerHTTP
 import LedgerJSON
-import LedgerLog
 import LedgerService
+import LedgerStore
 
 extension LedgerAPI {
     /// `POST /v1/corrections` (admin): `{"subject":{"userId"|"accountToken"|"originalTransactionId"},

@@ -2,7 +2,6 @@ import LedgerAppStore
 import LedgerCore
 import LedgerHTTP
 import LedgerJSON
-import LedgerLog
 import LedgerService
 import LedgerSystem
 import Synchronization

@@ -1,6 +1,5 @@
 import LedgerAppStore
 import LedgerHTTP
-import LedgerLog
 import LedgerService
 import Synchronization
 

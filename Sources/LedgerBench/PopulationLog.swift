@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerLog
 import LedgerService
+import LedgerStore
 import LedgerSystem
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import LedgerLog
 import LedgerPostgres
 import LedgerSystem
 

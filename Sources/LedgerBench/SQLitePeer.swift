@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 /// The append peer: the same records in SQLite (WAL, synchronous=FULL), payloads as BLOBs, a unique index on the
 /// idempotency key and an index on the subject, one transaction per batch.

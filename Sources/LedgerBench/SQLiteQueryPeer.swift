@@ -1,6 +1,6 @@
 import LedgerCore
-import LedgerLog
 import LedgerService
+import LedgerStore
 
 /// The query peer: the population's records in SQLite as BLOBs with a covering index on (subject, seq), answering
 /// `state(of:at:knownAt:)` the way ``Ledger`` does: the subject's records, then every record of the subscriptions

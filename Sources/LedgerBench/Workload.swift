@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 /// Realistic records: a notificationUUID idempotency key, user / account / originalTransactionId subjects, and a
 /// 300–400 byte payload (the size of a binary-encoded ledger record), generated deterministically.

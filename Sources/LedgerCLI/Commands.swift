@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerLog
 import LedgerPostgres
 import LedgerService
+import LedgerStore
 import LedgerSystem
 
 /// Shared steps of the commands: opening the ledger and turning service errors into CLI errors.

@@ -5,6 +5,7 @@ import LedgerCrypto
 import LedgerLog
 import LedgerService
 import LedgerSimulator
+import LedgerStore
 import LedgerSystem
 
 /// `ledger demo`: the whole product on realistic data, checked against the simulator's truth.

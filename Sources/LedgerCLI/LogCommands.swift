@@ -1,7 +1,6 @@
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
-import LedgerLog
 import LedgerService
 import LedgerSystem
 

@@ -1,7 +1,7 @@
 import LedgerCore
 import LedgerJSON
-import LedgerLog
 import LedgerService
+import LedgerStore
 
 /// `ledger link`, `ledger correct` and `ledger void`: operator records, appended, never rewriting history.
 enum OperatorCommands {

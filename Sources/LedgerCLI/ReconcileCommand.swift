@@ -1,7 +1,6 @@
 import LedgerAppStore
 import LedgerCore
 import LedgerJSON
-import LedgerLog
 import LedgerService
 import LedgerSystem
 

@@ -1,6 +1,5 @@
 import LedgerCore
 import LedgerJSON
-import LedgerLog
 import LedgerService
 import LedgerSystem
 

@@ -1,8 +1,8 @@
 import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
-import LedgerLog
 import LedgerService
+import LedgerStore
 
 /// What a data directory is bound to: the defaults of a command's verification flags, which may not name
 /// another environment or app.

@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// Writes one cluster file (``SubjectCluster``) atomically and durably: its header and table, then the data

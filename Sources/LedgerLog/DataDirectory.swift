@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// The layout of a data directory:

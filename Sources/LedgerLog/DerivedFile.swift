@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// A file derived from the log (an index, a projection snapshot): a checksummed header saying which log state it
@@ -11,21 +12,7 @@ import LedgerSystem
 /// log, it is ignored and rebuilt. Written atomically and durably (temporary file, fsync, rename, fsync dir).
 public enum DerivedFile {
     /// What a derived file holds.
-    public struct Snapshot: Sendable, Hashable {
-        /// The seq of the last record the content reflects (0: none).
-        public var coveredSeq: UInt64
-        /// The chain hash of that record.
-        public var headHash: [UInt8]
-        /// The content.
-        public var bytes: [UInt8]
-
-        /// Creates a snapshot.
-        public init(coveredSeq: UInt64, headHash: [UInt8], bytes: [UInt8]) {
-            self.coveredSeq = coveredSeq
-            self.headHash = headHash
-            self.bytes = bytes
-        }
-    }
+    public typealias Snapshot = DerivedSnapshot
 
     private static let magic = Array("LEDGRDRV".utf8)
     static let headerSize = 72

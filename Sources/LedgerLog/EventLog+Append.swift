@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// One caller's entries waiting for the group commit.
@@ -84,15 +85,14 @@ extension EventLog {
         lock.lock()
         defer { lock.unlock() }
         guard !state.closed else { throw Self.closedError }
-        let ticket = state.nextTicket
-        state.nextTicket += 1
-        state.queue.append(PendingAppend(ticket: ticket, entries: entries, syncEvidenceFirst: syncingEvidenceFirst))
+        let ticket = state.commits.enqueue { ticket in
+            PendingAppend(ticket: ticket, entries: entries, syncEvidenceFirst: syncingEvidenceFirst)
+        }
         while true {
-            if let result = state.finished.removeValue(forKey: ticket) { return try result.get() }
-            if state.leading {
-                lock.wait()
-            } else {
-                leadLocked()
+            switch state.commits.next(ticket) {
+            case .done(let result): return try result.get()
+            case .wait: lock.wait()
+            case .lead(let batch): leadLocked(batch.map(\.request))
             }
         }
     }
@@ -112,20 +112,9 @@ extension EventLog {
         try append([entry])[0]
     }
 
-    /// Takes the queued requests, writes them as one batch, and publishes the results. Called and returns
-    /// holding the lock; releases it while writing.
-    private func leadLocked() {
-        state.leading = true
-        var taken = 0
-        var records = 0
-        while taken < state.queue.count
-            && (taken == 0 || records + state.queue[taken].entries.count <= options.maxBatchRecords)
-        {
-            records += state.queue[taken].entries.count
-            taken += 1
-        }
-        let batch = Array(state.queue.prefix(taken))
-        state.queue.removeFirst(taken)
+    /// Writes the requests the group commit gave this leader as one batch, and publishes the results. Called and
+    /// returns holding the lock; releases it while writing.
+    private func leadLocked(_ batch: [PendingAppend]) {
 
         let result: Result<(BatchPlan, BatchWrite), LogError>
         if let environment = state.environment {
@@ -157,12 +146,11 @@ extension EventLog {
         switch result {
         case .success(let (plan, written)):
             applyLocked(plan, written)
-            for (ticket, outcomes) in zip(plan.tickets, plan.outcomes) { state.finished[ticket] = .success(outcomes) }
+            state.commits.finish(zip(plan.tickets, plan.outcomes).lazy.map { ($0, .success($1)) })
             state.batchObserver?(plan.records.count)
         case .failure(let error):
-            for request in batch { state.finished[request.ticket] = .failure(error) }
+            state.commits.finish(batch.lazy.map { ($0.ticket, .failure(error)) })
         }
-        state.leading = false
         lock.broadcast()
         if options.checkpointInterval > 0 && state.headSeq - state.indexedSeq >= UInt64(options.checkpointInterval) {
             try? writeIndexesLocked()

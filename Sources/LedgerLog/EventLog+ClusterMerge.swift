@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// Merging two neighbouring cluster files into one, so a log keeps a few of them (each at least twice the size

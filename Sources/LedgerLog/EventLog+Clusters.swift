@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// The cluster files (see ``SubjectCluster``): written by the writer, read by every reader of the log.

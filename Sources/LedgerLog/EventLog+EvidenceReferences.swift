@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 import LedgerSystem
 
 /// Where a record's payload names the evidence it refers to: given the payload, the range of the 32 bytes in it

@@ -1,23 +1,5 @@
+import LedgerStore
 import LedgerSystem
-
-/// What opening for write cut off a torn tail.
-public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
-    /// The segment that had the torn tail.
-    public var segment: String
-    /// Where the cut started (the byte after the last valid record; 0 when a torn new segment was moved aside).
-    public var offset: Int64
-    /// How many bytes were cut.
-    public var bytesCut: Int64
-    /// Where the cut bytes were kept.
-    public var savedAs: String
-    /// The last valid record's seq, now the head.
-    public var headSeq: UInt64
-
-    public var description: String {
-        "cut \(bytesCut) bytes of torn tail from \(segment) at byte \(offset) (kept in \(savedAs)); "
-            + "the log ends at record \(headSeq)"
-    }
-}
 
 extension EventLog {
     static let keysIndexName = "keys.idx"

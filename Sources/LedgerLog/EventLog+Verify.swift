@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 import LedgerSystem
 
 #if canImport(Glibc)
@@ -6,43 +7,6 @@ import LedgerSystem
 #elseif canImport(Musl)
     import Musl
 #endif
-
-/// What `verify` found.
-public struct VerifyReport: Sendable, Hashable {
-    /// How many valid records precede the first problem (all of them when there is none).
-    public var records: UInt64
-    /// The last valid record's seq.
-    public var headSeq: UInt64
-    /// Its chain hash (the genesis hash when the log is empty).
-    public var headHash: [UInt8]
-    /// The last valid record's time (ms since the epoch; 0 when empty).
-    public var headTime: Int64
-    /// The environment the directory is bound to (nil when never written).
-    public var environment: String?
-    /// How many segment files there are.
-    public var segments: Int
-    /// The first problem, if any.
-    public var problem: LogProblem?
-    /// How many records refer to evidence that is not there (0 when the references were not checked).
-    public var missingEvidence: UInt64 = 0
-
-    /// Whether every checksum, seq, time and chain hash is right (and the head is the expected one).
-    public var ok: Bool { problem == nil }
-
-    /// Creates a report (for other stores' checks of the same contract).
-    public init(
-        records: UInt64, headSeq: UInt64, headHash: [UInt8], headTime: Int64, environment: String?, segments: Int,
-        problem: LogProblem?
-    ) {
-        self.records = records
-        self.headSeq = headSeq
-        self.headHash = headHash
-        self.headTime = headTime
-        self.environment = environment
-        self.segments = segments
-        self.problem = problem
-    }
-}
 
 /// What `repair` did.
 public struct RepairReport: Sendable, Hashable {
@@ -63,10 +27,6 @@ public struct RepairReport: Sendable, Hashable {
         self.headHash = headHash
     }
 }
-
-/// Reads a record's payload as the layer above the log reads it (for `verify`): nil when it reads, else why not.
-/// The log itself only frames, checksums and chains payloads; what is in them is the ledger's.
-public typealias RecordReader = (UnsafeRawBufferPointer) -> String?
 
 extension EventLog {
     /// Checks every segment header and record — checksum, gap-free seq, time order and the whole hash chain —

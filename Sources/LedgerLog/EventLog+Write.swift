@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// What the leader needs from the state to write a batch without holding the lock.

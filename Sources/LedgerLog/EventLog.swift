@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// The append-only, checksummed, hash-chained log of one data directory.
@@ -52,11 +53,9 @@ public final class EventLog: @unchecked Sendable {
         /// Whether a cluster file is being written (in the background, or by `close`).
         var clusterBuilding = false
         var closed = false
-        // Group commit.
-        var leading = false
-        var queue: [PendingAppend] = []
-        var finished: [Int: Result<[AppendOutcome], LogError>] = [:]
-        var nextTicket = 0
+        /// The group commit's queue, leader and outcomes.
+        var commits = GroupCommitQueue<PendingAppend, Result<[AppendOutcome], LogError>>(
+            maxWeight: LogOptions().maxBatchRecords, weight: { $0.entries.count })
         /// The leader's memory for encoding a batch.
         let buffer = FrameBuffer()
         /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
@@ -82,6 +81,7 @@ public final class EventLog: @unchecked Sendable {
         self.clock = clock
         self.writerLock = writerLock
         self.state = state
+        self.state.commits = GroupCommitQueue(maxWeight: options.maxBatchRecords, weight: { $0.entries.count })
         self.recovery = recovery
         self.lostRecords = lostRecords
         evidencePacks = EvidenceStore(

@@ -1,22 +1,5 @@
+import LedgerStore
 import LedgerSystem
-
-/// What the writer's open cut off the last evidence pack: bytes after its last valid entry that no record refers
-/// to (a crash mid-write).
-public struct EvidenceRecovery: Sendable, Hashable, CustomStringConvertible {
-    /// The pack's file name.
-    public var pack: String
-    /// Where the cut started (the byte after the last valid entry).
-    public var offset: Int64
-    /// How many bytes were cut.
-    public var bytesCut: Int64
-    /// Where the cut bytes were kept.
-    public var savedAs: String
-
-    public var description: String {
-        "cut \(bytesCut) bytes of torn tail from evidence pack \(pack) at byte \(offset) (kept in \(savedAs)); "
-            + "no record refers to them"
-    }
-}
 
 /// The bytes after the last valid entry of the writer's last pack, found on open and not cut yet: the writer's
 /// open cuts them only once it has made sure that no record refers to evidence in them.

@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 import LedgerSystem
 
 /// Framed entries written with one write, kept in memory until a sync covers them.

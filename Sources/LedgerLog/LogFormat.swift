@@ -1,9 +1,9 @@
 import LedgerCrypto
+import LedgerStore
 
-/// The constants of the on-disk format, version 1. `Events/README.md` documents every byte.
-public enum LogFormat {
-    /// The format version this program writes, and the newest it reads.
-    public static let version: UInt8 = 1
+/// The file log's constants of the on-disk format, version 1 (the store contract's are in `LedgerStore`).
+/// `Events/README.md` documents every byte.
+extension LogFormat {
     /// The eight bytes every segment file starts with.
     static let segmentMagic: [UInt8] = Array("LEDGRSEG".utf8)
     /// The size of a segment header.
@@ -14,25 +14,6 @@ public enum LogFormat {
     static let frameHeaderSize = 8
     /// The smallest body: version, flags, seq, time, key length, subject count, payload length, hash.
     static let minBodySize = 1 + 1 + 8 + 8 + 2 + 2 + 4 + 32
-    /// The largest body accepted (16 MiB); a longer length field is damage.
-    static let maxBodySize = 16 << 20
-    /// The longest idempotency or subject key, in UTF-8 bytes.
-    public static let maxKeyLength = 1024
-    /// The most subject keys per record.
-    public static let maxSubjectKeys = 64
-    /// The largest payload, in bytes.
-    public static let maxPayloadSize = maxBodySize - 64 * 1024
-    /// The size of a chain hash.
-    public static let hashSize = 32
-
-    /// The chain's starting value for an environment: SHA-256 of `"ledger-log/1\0"` followed by the environment's
-    /// UTF-8 bytes. Records of one environment cannot be spliced into another's chain.
-    public static func genesis(environment: String) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(Array("ledger-log/1\0".utf8))
-        hasher.update(Array(environment.utf8))
-        return hasher.finalize()
-    }
 
     /// The file name of the segment whose first record has `seq`: 20 decimal digits and `.seg`.
     static func segmentName(firstSeq: UInt64) -> String {

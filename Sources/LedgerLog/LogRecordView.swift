@@ -1,3 +1,5 @@
+import LedgerStore
+
 /// A record seen in place during a scan, without copying: valid only inside the scan's closure.
 public struct LogRecordView {
     @usableFromInline let base: UnsafeRawPointer

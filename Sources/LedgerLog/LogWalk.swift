@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// A walk over every segment of a data directory: checks each segment header and record (checksum, seq, time

@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 
 /// Encodes records into frames and reads frames back, checking everything a frame can check on its own.
 ///
@@ -218,17 +219,5 @@ enum RecordCodec {
             }
         }
         return Array(buffer[(buffer.count - LogFormat.hashSize)...])
-    }
-}
-
-extension LogFormat {
-    /// The chain hash a record gets when it is stored as `seq` at `recordedAt` after a record whose hash is
-    /// `previous`: SHA-256(previous ‖ the record's body without its hash), exactly as the file log computes it.
-    /// Other stores (PostgreSQL) use it so that the same records give the same chain, and the same head hash.
-    public static func chainHash(previous: [UInt8], seq: UInt64, recordedAt: Int64, entry: LogEntry) -> [UInt8] {
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(128 + entry.payload.count)
-        return RecordCodec.append(
-            into: &scratch, seq: seq, recordedAt: recordedAt, entry: entry, previousHash: previous)
     }
 }

@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// Where every record of the log starts, as of a checkpoint: the content of the derived file `positions.idx`.

@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 #if canImport(Glibc)

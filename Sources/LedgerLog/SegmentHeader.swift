@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 
 /// The 128-byte header at the start of every segment file.
 ///

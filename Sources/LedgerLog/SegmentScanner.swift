@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// Walks the frames of one segment file in large sequential reads, handing each valid record to a closure

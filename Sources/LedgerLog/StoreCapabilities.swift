@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 
 /// A store that lends its records in place, as views over its own buffers, and keeps their grouping by
 /// subject: the fast paths of queries, projections and rebuilds. The file log is one; a store that is not is
@@ -37,5 +38,3 @@ public protocol StoreMaintenance: RecordStore {
     /// Writes `piece` again when the copy the store holds is damaged or missing; returns whether it did.
     func restoreEvidence(_ piece: HashedBytes) throws(LogError) -> Bool
 }
-
-extension EventLog: RecordViews, StoreMaintenance {}

@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 
 /// One cluster file: a derived copy of the log's records `from + 1 … through`, frame for frame, each record

@@ -10,6 +10,7 @@
 //                                              after the last acknowledged record are cut at a random point,
 //                                              sometimes followed by zeros
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 /// One connection of a store, with what the store learned through it; used only while holding the store's mutex
 /// for it. Its calls throw `LogError`, so the store speaks the seam's language throughout.

@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 /// The head of the ledger as the writers' transaction sees it.
 struct PostgresHead {
@@ -25,6 +25,11 @@ extension PostgresStore {
         guard !entries.isEmpty else { return [] }
         guard isWriter else { throw LogError(.notWritable, "this store was opened for reading; open it as a writer") }
         return try commits.submit(entries) { batch throws(LogError) in try commitBatch(batch) }
+    }
+
+    /// ``append(_:)``: evidence is committed by its own put, so there is nothing to sync first.
+    public func append(_ entries: [LogEntry], syncingEvidenceFirst: Bool) throws(LogError) -> [AppendOutcome] {
+        try append(entries)
     }
 
     /// Appends one entry; see ``append(_:)``.

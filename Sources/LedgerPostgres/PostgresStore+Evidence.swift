@@ -1,19 +1,26 @@
 import LedgerCrypto
-import LedgerLog
+import LedgerStore
 
 extension PostgresStore {
     /// Stores evidence payloads content-addressed by SHA-256, committed before returning (so before the records
     /// that reference them); storing the same bytes again is a no-op. Returns the digests in order.
+    @discardableResult
     public func putEvidence(batch: [[UInt8]]) throws(LogError) -> [[UInt8]] {
-        let digests = batch.map { SHA256.hash($0) }
-        guard !batch.isEmpty else { return [] }
+        let hashed = batch.map { HashedBytes($0) }
+        try putEvidence(hashed: hashed, durable: true)
+        return hashed.map(\.sha256)
+    }
+
+    /// ``putEvidence(batch:)`` of evidence whose SHA-256 is known. Always durable: a commit is.
+    public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
+        guard !batch.isEmpty else { return }
         try withWriter { session throws(LogError) in
             try session.createTables()
             try session.execute(
                 "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
-                    + "ON CONFLICT (sha256) DO NOTHING", [.bytesArray(digests), .bytesArray(batch)])
+                    + "ON CONFLICT (sha256) DO NOTHING",
+                [.bytesArray(batch.map(\.sha256)), .bytesArray(batch.map(\.bytes))])
         }
-        return digests
     }
 
     /// The evidence with this SHA-256, or nil when none is stored.
@@ -50,13 +57,13 @@ extension PostgresStore {
 
     /// A derived file, when present and consistent with the ledger: its covered record still has the hash it
     /// was derived from. Nil otherwise; the caller rebuilds it.
-    public func readDerived(_ name: String) -> DerivedFile.Snapshot? {
-        let stored = try? withReader { session throws(LogError) -> DerivedFile.Snapshot? in
+    public func readDerived(_ name: String) -> DerivedSnapshot? {
+        let stored = try? withReader { session throws(LogError) -> DerivedSnapshot? in
             guard try session.tablesExist() else { return nil }
             let result = try session.execute(
                 "SELECT covered_seq, head_hash, content FROM derived WHERE name = $1", [.text(name)])
             guard result.rowCount == 1 else { return nil }
-            return DerivedFile.Snapshot(
+            return DerivedSnapshot(
                 coveredSeq: UInt64(try Self.integer(result, 0, 0)), headHash: result.bytes(0, 1),
                 bytes: result.bytes(0, 2))
         }

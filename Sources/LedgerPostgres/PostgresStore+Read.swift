@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 extension PostgresStore {
     /// The last record's seq (0 when empty) and its chain hash (the genesis hash when empty; empty bytes while

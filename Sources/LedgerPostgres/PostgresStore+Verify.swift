@@ -1,5 +1,5 @@
 import LedgerCrypto
-import LedgerLog
+import LedgerStore
 
 extension PostgresStore {
     /// Checks the whole ledger as `ledger verify` does for the file log: gap-free seqs from 1, non-decreasing

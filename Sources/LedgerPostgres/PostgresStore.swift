@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 import LedgerSystem
 import Synchronization
 
@@ -14,7 +14,7 @@ import Synchronization
 /// processes appended; they use a second connection, so they never wait behind a commit.
 ///
 /// The tables are described in ``PostgresSchema``. Call ``close()`` once, after every other call has returned.
-public final class PostgresStore: RecordStore {
+public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes {
     let connectionString: String
     let requestedEnvironment: String?
     let requestedApp: AppIdentity?
@@ -36,6 +36,10 @@ public final class PostgresStore: RecordStore {
     public let isWriter: Bool
     /// Always nil: a transaction either committed or left nothing, so there is no torn tail to cut.
     public var recovery: RecoveryReport? { nil }
+    /// Where the store lives and whether this handle writes; a transaction leaves no torn tail to recover.
+    public var opening: StoreOpening { StoreOpening(path: path, isWriter: isWriter) }
+    /// The environment and app the ledger is bound to.
+    public var binding: StoreBinding { StoreBinding(environment: environment, app: appIdentity) }
 
     private init(
         connectionString: String, environment: String?, app: AppIdentity?, writable: Bool,

@@ -1,4 +1,5 @@
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 /// Which component each record of the log belongs to, found from the records' subject keys alone (no

@@ -1,7 +1,7 @@
 import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
-import LedgerLog
+import LedgerStore
 
 /// Notification bodies fetched from Apple (Get Notification History), verified and sorted, not yet appended.
 public struct PreparedReconcile: Sendable {

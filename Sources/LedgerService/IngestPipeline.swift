@@ -2,7 +2,7 @@ import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
-import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 /// What became of one notification body.

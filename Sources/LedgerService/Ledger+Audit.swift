@@ -2,7 +2,6 @@ import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
-import LedgerLog
 
 /// What an audit found for one record.
 public struct AuditFinding: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 import Synchronization
 

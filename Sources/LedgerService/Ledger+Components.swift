@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerLog
+import LedgerStore
 
 /// Components: the groups of records that can influence each other's entitlement. Records sharing a
 /// subject key (a user, an account, a subscription) are in one component, so a user with their

@@ -2,7 +2,7 @@ import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
-import LedgerLog
+import LedgerStore
 
 /// Export and import: the log as JSON Lines, one record a line, carrying everything needed to append it
 /// again byte for byte (so an import into an empty directory reproduces the head hash) plus the

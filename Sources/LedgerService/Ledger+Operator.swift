@@ -1,6 +1,6 @@
 import LedgerCore
 import LedgerCrypto
-import LedgerLog
+import LedgerStore
 
 /// Operator records: links, corrections and voids. They never rewrite history; they are facts of their own,
 /// appended with a content key so that running the same command twice appends once.
@@ -149,7 +149,7 @@ extension Ledger {
         guard let environment else {
             throw ServiceError(
                 .invalidInput,
-                "the data directory \(log.path) holds no records yet, so it has no environment to correct")
+                "the data directory \(log.opening.path) holds no records yet, so it has no environment to correct")
         }
         return environment
     }

@@ -1,6 +1,6 @@
 import LedgerCore
 import LedgerJSON
-import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 /// The projection of every owner's entitlement at one instant, derived from the log alone.
@@ -59,9 +59,9 @@ extension Ledger {
         }
         var summary = empty
         for partial in partials { summary.merge(partial) }
-        if log.isWriter {
+        if log.opening.isWriter, let derived = log as? any DerivedFiles {
             do {
-                _ = try log.writeDerived(
+                _ = try derived.writeDerived(
                     Self.projectionFile, summary.json.serializedBytes(), coveredSeq: head.seq, headHash: head.hash)
             } catch {
                 throw ServiceError(error)

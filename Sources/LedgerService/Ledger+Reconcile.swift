@@ -2,7 +2,7 @@ import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
-import LedgerLog
+import LedgerStore
 
 /// Counts of a reconciliation, as `ledger reconcile` prints them.
 public struct ReconcileCounts: Sendable, Hashable {

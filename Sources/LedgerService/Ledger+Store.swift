@@ -1,4 +1,5 @@
 import LedgerLog
+import LedgerStore
 
 /// What callers need of the store under the ledger, so that none reaches through it: its head, what opening it
 /// found, its lifecycle, and the maintenance an engineer runs.
@@ -10,16 +11,16 @@ extension Ledger {
     public var headTime: Int64 { log.headTime }
 
     /// Where the ledger lives: the data directory, or the store's address with any secret left out.
-    public var place: String { log.path }
+    public var place: String { log.opening.path }
 
     /// How many distinct subject keys the ledger indexes.
-    public var subjectCount: Int { log.subjectCount }
+    public var subjectCount: Int { (log as? any RebuildableIndexes)?.subjectCount ?? 0 }
 
     /// What opening the ledger for writing repaired: a torn log tail cut off, if anything.
-    public var recovery: RecoveryReport? { log.recovery }
+    public var recovery: RecoveryReport? { log.opening.recovery }
 
     /// What opening the ledger for writing cut off a torn evidence pack, if anything.
-    public var evidenceRecovery: EvidenceRecovery? { log.evidenceRecovery }
+    public var evidenceRecovery: EvidenceRecovery? { log.opening.evidenceRecovery }
 
     /// Records a repair moved aside and the ledger no longer holds, when the store keeps such a report.
     public var lostRecords: LostRecords? { (log as? any StoreMaintenance)?.lostRecords }
@@ -49,10 +50,11 @@ extension Ledger {
         }
     }
 
-    /// Re-derives the store's indexes from its records, reporting the records read so far.
+    /// Re-derives the store's indexes from its records, reporting the records read so far (a store without
+    /// indexes of its own has nothing to rebuild).
     public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(ServiceError) {
         do {
-            try log.rebuildIndexes(progress: progress)
+            try (log as? any RebuildableIndexes)?.rebuildIndexes(progress: progress)
         } catch {
             throw ServiceError(error)
         }

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerCrypto
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 
 /// The ledger: the log plus the domain on top of it. Appends records with their evidence, reads them
@@ -78,7 +79,7 @@ public final class Ledger: Sendable {
     }
 
     /// The app the data directory is bound to (bundle id and, in production, App Apple ID), once a write named one.
-    public var appIdentity: AppIdentity? { log.appIdentity }
+    public var appIdentity: AppIdentity? { log.binding.app }
 
     /// Appends records, each with the raw signed payload it came from (kept as evidence first, so a
     /// durable record never points at missing evidence). Durable on return; duplicates (same

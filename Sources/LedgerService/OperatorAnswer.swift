@@ -1,6 +1,6 @@
 import LedgerCore
 import LedgerJSON
-import LedgerLog
+import LedgerStore
 
 /// What a link does to its subscription, as the ledger answers once it is recorded
 /// (``Ledger/linkEffect(originalTransactionId:owner:)``).

@@ -1,4 +1,4 @@
-import LedgerLog
+import LedgerStore
 
 /// The service layer's error: an opaque code, a message that says what to do, an optional cause.
 public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {

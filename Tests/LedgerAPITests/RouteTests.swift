@@ -2,6 +2,7 @@ import LedgerAPI
 import LedgerHTTP
 import LedgerJSON
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 import LedgerTesting
 import Testing

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerJSON
 import LedgerLog
+import LedgerStore
 import LedgerTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import LedgerJSON
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 import LedgerTesting
 import Testing

@@ -1,3 +1,4 @@
+import LedgerStore
 import LedgerSystem
 import Testing
 
@@ -21,6 +22,34 @@ import Testing
         #expect(record.subjectKeys == entry(7).subjectKeys)
         #expect(log.head.seq == 20)
         #expect(log.head.hash == (try log.record(seq: 20)).hash)
+    }
+
+    /// The file log hashes each frame's body in place; the store contract's ``LogFormat/chainHash`` encodes the
+    /// same body on its own (the PostgreSQL store uses it). Both give every record the same hash, from the genesis
+    /// on, for keys, subjects and payloads of every size, in single appends and in one big batch.
+    @Test func everyRecordCarriesTheContractsChainHash() throws {
+        let temp = TempDirectory()
+        let log = try openWriter(temp.data)
+        defer { log.close() }
+        var generator = SystemRandomNumberGenerator()
+        func randomEntry(_ n: Int) -> LogEntry {
+            let subjects = (0..<Int.random(in: 0...5, using: &generator)).map { "subject-\(n)-\($0)-é" }
+            let payload = (0..<Int.random(in: 0...3_000, using: &generator)).map { _ in UInt8.random(in: 0...255) }
+            return LogEntry(
+                idempotencyKey: "key-\(n)-" + String(repeating: "k", count: n % 200), subjectKeys: subjects,
+                payload: payload)
+        }
+        for n in 1...50 { _ = try log.append(randomEntry(n)) }
+        _ = try log.append((51...600).map(randomEntry))
+        var previous = LogFormat.genesis(environment: "sandbox")
+        try log.forEach(from: 1) { record in
+            let expected = LogFormat.chainHash(
+                previous: previous, seq: record.seq, recordedAt: record.recordedAt, entry: LogEntry(record))
+            #expect(record.hash == expected, "record \(record.seq)")
+            #expect(record.chainLinkHolds(after: previous))
+            previous = record.hash
+        }
+        #expect(previous == log.head.hash)
     }
 
     @Test func aBatchIsOneCallWithOneOutcomePerEntry() throws {

@@ -1,4 +1,5 @@
 import LedgerLog
+import LedgerStore
 import LedgerSystem
 import Testing
 

@@ -1,4 +1,5 @@
 import LedgerCrypto
+import LedgerStore
 import LedgerSystem
 import Testing
 

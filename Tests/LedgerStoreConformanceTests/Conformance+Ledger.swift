@@ -3,6 +3,7 @@ import LedgerCrypto
 import LedgerJSON
 import LedgerLog
 import LedgerService
+import LedgerStore
 import LedgerTesting
 import Synchronization
 import Testing

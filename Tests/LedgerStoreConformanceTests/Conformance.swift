@@ -2,6 +2,7 @@ import LedgerCore
 import LedgerCrypto
 import LedgerLog
 import LedgerService
+import LedgerStore
 import LedgerSystem
 import LedgerTesting
 import Synchronization
@@ -187,15 +188,15 @@ enum Conformance {
     static func appBinding(_ harness: some StoreHarness) throws {
         let anonymous = try harness.openWriter()
         _ = try anonymous.append([entry(1)])
-        #expect(anonymous.appIdentity == nil)
+        #expect(anonymous.binding.app == nil)
         anonymous.close()
         let sandboxApp = AppIdentity(bundleId: "com.visla.gps")
         let named = try harness.openWriter(environment: "sandbox", app: sandboxApp)
-        #expect(named.appIdentity == sandboxApp, "the identity it binds with its next append")
+        #expect(named.binding.app == sandboxApp, "the identity it binds with its next append")
         _ = try named.append([entry(2)])
         named.close()
         let between = try harness.openReader()
-        #expect(between.appIdentity == sandboxApp)
+        #expect(between.binding.app == sandboxApp)
         between.close()
         let full = AppIdentity(bundleId: "com.visla.gps", appAppleId: 1_234_567_890)
         let adding = try harness.openWriter(environment: "sandbox", app: full)
@@ -212,7 +213,7 @@ enum Conformance {
         }
         let reader = try harness.openReader()
         defer { reader.close() }
-        #expect(reader.appIdentity == full)
+        #expect(reader.binding.app == full)
         #expect(reader.head.seq == 3, "nothing appended by a writer of another app")
         #expect(try harness.verify(expectHead: nil).ok)
     }
@@ -229,13 +230,14 @@ enum Conformance {
         #expect(try store.evidence([UInt8](repeating: 1, count: 32)) == nil)
         _ = try store.append([entry(1), entry(2)])
         let head = store.head
-        try store.writeDerived("projection.json", Array("{}".utf8), coveredSeq: head.seq, headHash: head.hash)
-        #expect(store.readDerived("projection.json")?.bytes == Array("{}".utf8))
+        let derived = try #require(store as? any DerivedFiles, "every store keeps derived files")
+        try derived.writeDerived("projection.json", Array("{}".utf8), coveredSeq: head.seq, headHash: head.hash)
+        #expect(derived.readDerived("projection.json")?.bytes == Array("{}".utf8))
         _ = try store.append([entry(3)])
-        #expect(store.readDerived("projection.json")?.coveredSeq == 2, "an older snapshot of the same chain")
-        try store.writeDerived("stale", [1], coveredSeq: 2, headHash: [UInt8](repeating: 0, count: 32))
-        #expect(store.readDerived("stale") == nil, "a snapshot of another history")
-        #expect(store.readDerived("missing") == nil)
+        #expect(derived.readDerived("projection.json")?.coveredSeq == 2, "an older snapshot of the same chain")
+        try derived.writeDerived("stale", [1], coveredSeq: 2, headHash: [UInt8](repeating: 0, count: 32))
+        #expect(derived.readDerived("stale") == nil, "a snapshot of another history")
+        #expect(derived.readDerived("missing") == nil)
     }
 
     /// A writer that dies mid-append loses only what it had not acknowledged: after a restart the store holds

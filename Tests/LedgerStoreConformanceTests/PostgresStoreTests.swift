@@ -1,5 +1,6 @@
 import LedgerLog
 import LedgerPostgres
+import LedgerStore
 import Testing
 
 /// What only the PostgreSQL store promises beyond the shared contract: several processes on one ledger, an
@@ -30,7 +31,7 @@ struct PostgresStoreTests {
         first.close()
         try harness.sql("ALTER TABLE \(harness.schema).meta DROP COLUMN bundle_id, DROP COLUMN app_apple_id")
         let earlier = try harness.openReader()
-        #expect(earlier.appIdentity == nil)
+        #expect(earlier.binding.app == nil)
         #expect(earlier.head.seq == 1)
         earlier.close()
         let app = AppIdentity(bundleId: "com.visla.gps")
@@ -39,7 +40,7 @@ struct PostgresStoreTests {
         writer.close()
         let reader = try harness.openReader()
         defer { reader.close() }
-        #expect(reader.appIdentity == app)
+        #expect(reader.binding.app == app)
         #expect(reader.head.seq == 2)
     }
 

@@ -1,5 +1,6 @@
 import LedgerLog
 import LedgerPostgres
+import LedgerStore
 import LedgerSystem
 import LedgerTesting
 import Synchronization

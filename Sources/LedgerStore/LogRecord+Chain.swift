@@ -2,9 +2,7 @@ extension LogRecord {
     /// The chain hash this record must carry when it follows a record whose hash is `previous`:
     /// SHA-256(previous ‖ the record's body), exactly as the writer computed it.
     public func chainHash(after previous: [UInt8]) -> [UInt8] {
-        var buffer: [UInt8] = []
-        return RecordCodec.append(
-            into: &buffer, seq: seq, recordedAt: recordedAt, entry: LogEntry(self), previousHash: previous)
+        LogFormat.chainHash(previous: previous, seq: seq, recordedAt: recordedAt, entry: LogEntry(self))
     }
 
     /// Whether this record's stored hash is the chain hash after `previous`.

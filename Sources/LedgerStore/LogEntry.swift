@@ -33,7 +33,7 @@ public struct LogEntry: Sendable, Hashable {
 
     /// ``validate()`` in place: a method call on an entry inside an array would copy it (its key and both arrays
     /// retained and released) for every record appended.
-    static func validate(_ entry: UnsafePointer<LogEntry>) throws(LogError) {
+    package static func validate(_ entry: UnsafePointer<LogEntry>) throws(LogError) {
         let idempotencyKey = entry.pointee.idempotencyKey
         let subjectKeys = entry.pointee.subjectKeys
         let payload = entry.pointee.payload
