@@ -92,8 +92,6 @@ import Testing
         #expect(space.digest() == head)
         let quarantine = ledger(["quarantine", "--data", space.workspace.data, "--json"])
         #expect(quarantine.out.contains("VERIFICATION_FAILURE") || quarantine.out.contains("INVALID_JWT_FORMAT"))
-        // Nothing about transaction history was asked for: the pull stopped at the refusal.
-        #expect(!space.fake.paths.contains { $0.hasPrefix("/inApps/v2/history/") })
     }
 
     @Test func aTamperedTransactionInTheHistoryAppendsNothingAtAll() throws {
