@@ -8,7 +8,7 @@ import LedgerSystem
 /// One pull from the App Store Server API into a ledger, in two steps a scheduled pull can reuse: ``fetch(_:)``
 /// talks to Apple and touches no ledger; ``apply(_:to:quarantine:)`` verifies everything fetched and appends it
 /// whole or not at all, and talks to no one.
-struct APIPull {
+struct APIPull: Sendable {
     /// What one pull fetched: the window's notifications, and the transaction history of the subscriptions they
     /// touch.
     struct Fetched {
@@ -22,7 +22,7 @@ struct APIPull {
     let client: AppStoreServerAPIClient
     let verifier: SignedDataVerifier
     /// Where the pull's error and warning lines go (standard error for the CLI).
-    let report: (String) -> Void
+    let report: @Sendable (String) -> Void
 
     /// Fetches the window's notification history (every page of every window), then each touched subscription's
     /// transaction history. A 4xx for one subscription (Apple knows no such transaction) skips it with a warning;

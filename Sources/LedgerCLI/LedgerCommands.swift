@@ -268,6 +268,7 @@ public enum LedgerCommands {
             usage: [
                 "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
                     + " [--read-token-file F] [--admin-token-file F]"
+                    + " [--reconcile-every DURATION --key-file F --key-id K --issuer-id I]"
             ],
             discussion: """
                 Prints 'listening on http://HOST:PORT' when ready; binds before it opens the data directory, so a \
@@ -288,7 +289,13 @@ public enum LedgerCommands {
                 OptionSpec("--read-token", value: "T", "The read token itself; visible in ps, prefer the file."),
                 OptionSpec("--admin-token", value: "T", "The admin token itself; visible in ps, prefer the file."),
                 catalog,
-            ],
+                OptionSpec(
+                    "--reconcile-every", value: "DURATION",
+                    "Run reconcile --from-api on this schedule (30s, 15m, 1h) with the key flags below."),
+                OptionSpec(
+                    "--reconcile-since", value: "T",
+                    "Where the first scheduled pull starts, with no cursor yet (default: four days back)."),
+            ] + APIClientSettings.options,
             sections: [serveEndpoints, serveTokens]),
     ]
 

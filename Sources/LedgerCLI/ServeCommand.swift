@@ -13,6 +13,18 @@ enum ServeCommand {
         let host = context.arguments.value("--host") ?? "127.0.0.1"
         let port = try context.integer("--port", in: 0...65535) ?? 8080
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
+        // `--reconcile-every`: the key is read and checked now, so a bad one is a usage error before serving.
+        var schedule: (pull: APIPull, interval: Int64, since: Int64?)?
+        if let text = context.arguments.value("--reconcile-every") {
+            guard let interval = ScheduledPull.interval(text) else {
+                throw CLIError.usage(
+                    "--reconcile-every '\(text)' is not a duration of a second or more (30s, 15m, 1h)",
+                    command: "serve")
+            }
+            let client = try APIClientSettings.client(context, verifier: verifier)
+            let since = try context.instant("--reconcile-since")?.milliseconds
+            schedule = (APIPull(client: client, verifier: verifier) { Terminal.err($0 + "\n") }, interval, since)
+        }
         // The address is bound before the data directory is opened: a busy port or a bad host leaves nothing
         // behind (no new data directory, no LOCK).
         let listener: HTTPListener
@@ -33,6 +45,13 @@ enum ServeCommand {
         var configuration = HTTPServer.Configuration(
             host: host, port: UInt16(port), accessLog: AccessLog(fileDescriptor: 2), metrics: metrics.http)
         configuration.onDrain = { api.endLongPolls() }
+        let scheduled = schedule.map {
+            ScheduledPull(
+                pull: $0.pull, ledger: ledger, dataDirectory: directory, intervalMilliseconds: $0.interval,
+                firstSince: $0.since)
+        }
+        try scheduled?.start()
+        defer { scheduled?.stop() }
         do {
             let server = try HTTPServer(configuration: configuration, responder: api.application())
             try server.run(listener: listener) { line in
@@ -41,6 +60,7 @@ enum ServeCommand {
         } catch {
             throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
         }
+        scheduled?.stop()
         Terminal.err("stopped: head seq \(ledger.head.seq)\n")
         return 0
     }
