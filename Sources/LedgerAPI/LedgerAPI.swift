@@ -85,8 +85,14 @@ public struct LedgerAPI: Sendable {
         router.post("/v1/corrections", middlewares: admin) { request in try correction(request) }
         router.post("/v1/links", middlewares: admin) { request in try link(request) }
         router.post("/v1/voids", middlewares: admin) { request in try void(request) }
-        router.get("/healthz") { _ in
-            .json(.object(["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]))
+        router.get("/healthz") { [metrics, clock] _ in
+            var object: JSONObject = ["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]
+            // With `serve --reconcile-every`: degraded (still 200: the webhook works) once pulls fail too long.
+            if let reconcile = metrics.reconcileHealthReport(now: clock()) {
+                if reconcile.degraded { object["status"] = "degraded" }
+                object["reconcile"] = reconcile.report
+            }
+            return .json(.object(object))
         }
         router.get("/metrics", middlewares: read) { _ in
             var response = HTTPResponse.text(.ok, metrics.renderPrometheus())

@@ -30,9 +30,10 @@ enum APIClientSettings {
     }
 
     /// The client for the verifier's environment and app.
-    static func client(_ context: CommandContext, verifier: SignedDataVerifier) throws(CLIError)
-        -> AppStoreServerAPIClient
-    {
+    static func client(
+        _ context: CommandContext, verifier: SignedDataVerifier,
+        pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:)
+    ) throws(CLIError) -> AppStoreServerAPIClient {
         let command = context.arguments.command
         let path = try value(context, "--key-file", "LEDGER_APPSTORE_KEY_FILE")
         let keyId = try value(context, "--key-id", "LEDGER_APPSTORE_KEY_ID")
@@ -67,7 +68,7 @@ enum APIClientSettings {
         do {
             return try AppStoreServerAPIClient(
                 baseURL: baseURL, tokens: APITokenIssuer(key: key, bundleId: bundleId),
-                transport: HTTPSClient(caFile: caFile))
+                transport: HTTPSClient(caFile: caFile), pause: pause)
         } catch {
             throw CLIError.usage(error.message, command: command)
         }

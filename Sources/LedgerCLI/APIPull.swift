@@ -32,7 +32,9 @@ struct APIPull: Sendable {
         do {
             fetched.notifications = try client.notificationHistory(request)
         } catch {
-            throw CLIError.failure("Get Notification History failed: \(error.message); nothing was appended")
+            throw CLIError(
+                .failure, "Get Notification History failed: \(error.message); nothing was appended",
+                cause: Self.metricCode(error))
         }
         var seen = Set<String>()
         for otid in fetched.notifications.compactMap({ NotificationFacts($0.signedPayload).originalTransactionId })
@@ -43,9 +45,10 @@ struct APIPull: Sendable {
                 guard error.code == .apiError, let status = error.httpStatus, (400..<500).contains(status),
                     status != 401, status != 429
                 else {
-                    throw CLIError.failure(
+                    throw CLIError(
+                        .failure,
                         "Get Transaction History for \(otid) failed: \(error.message); nothing was appended (run "
-                            + "the same command again)")
+                            + "the same command again)", cause: Self.metricCode(error))
                 }
                 fetched.skipped += 1
                 if status != 404 { report("warning: Get Transaction History for \(otid): \(error.message)") }
@@ -56,6 +59,13 @@ struct APIPull: Sendable {
             report("warning: no transaction history for \(fetched.skipped) of \(seen.count) subscriptions")
         }
         return fetched
+    }
+
+    /// A failure's label for metrics: Apple's `errorCode`, else `http_<status>`, else the error's code.
+    static func metricCode(_ error: AppStoreAPIError) -> String {
+        if let code = error.errorCode { return String(code) }
+        if let status = error.httpStatus { return "http_\(status)" }
+        return error.code.description
     }
 
     /// Verifies every notification exactly as the webhook does and every history page under the reconcile rules,

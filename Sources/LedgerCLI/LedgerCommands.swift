@@ -295,6 +295,9 @@ public enum LedgerCommands {
                 OptionSpec(
                     "--reconcile-since", value: "T",
                     "Where the first scheduled pull starts, with no cursor yet (default: four days back)."),
+                OptionSpec(
+                    "--reconcile-degraded-after", value: "DURATION",
+                    "/healthz says degraded once scheduled pulls fail this long (default: 3 runs, at least 1h)."),
             ] + APIClientSettings.options,
             sections: [serveEndpoints, serveTokens]),
     ]

@@ -1,3 +1,4 @@
+import LedgerAPI
 import LedgerAppStoreAPI
 import LedgerCore
 import LedgerService
@@ -28,16 +29,24 @@ final class ScheduledPull: Sendable {
     let cursorPath: String
     /// Where the first run starts when there is no cursor yet (`--reconcile-since`; else four days back).
     let firstSince: Int64?
-    private let stopping = Mutex(false)
+    /// Where each run's outcome is counted (`/metrics`, `/healthz`).
+    let metrics: LedgerMetrics?
+    /// Set by ``stop()``; the client's retry pauses end early on it.
+    let stopping: StopFlag
     private let thread = Mutex<pthread_t?>(nil)
 
-    init(pull: APIPull, ledger: Ledger, dataDirectory: String, intervalMilliseconds: Int64, firstSince: Int64?) {
+    init(
+        pull: APIPull, ledger: Ledger, dataDirectory: String, intervalMilliseconds: Int64, firstSince: Int64?,
+        metrics: LedgerMetrics? = nil, stopping: StopFlag = StopFlag()
+    ) {
         self.pull = pull
         self.ledger = ledger
         self.quarantine = Quarantine(dataDirectory: dataDirectory)
         self.intervalMilliseconds = intervalMilliseconds
         self.cursorPath = dataDirectory + "/" + Self.cursorFile
         self.firstSince = firstSince
+        self.metrics = metrics
+        self.stopping = stopping
     }
 
     /// Parses `15m`, `1h`, `30s`, `500ms` or plain seconds; nil for anything else or less than a second.
@@ -65,20 +74,15 @@ final class ScheduledPull: Sendable {
 
     /// Stops the schedule and waits for a run in progress to end.
     func stop() {
-        stopping.withLock { $0 = true }
+        stopping.set()
         if let running = thread.withLock({ $0 }) { pthread_join(running, nil) }
         thread.withLock { $0 = nil }
     }
 
     private func loop() {
-        while !stopping.withLock({ $0 }) {
+        while !stopping.isSet {
             runOnce()
-            var waited: Int64 = 0
-            while waited < intervalMilliseconds, !stopping.withLock({ $0 }) {
-                let step = min(100, intervalMilliseconds - waited)
-                HTTPSClient.pause(milliseconds: Int(step))
-                waited += step
-            }
+            stopping.pause(milliseconds: intervalMilliseconds)
         }
     }
 
@@ -102,12 +106,18 @@ final class ScheduledPull: Sendable {
                 + "\"rejected\":\(counts.rejected)} for \(window)"
             guard counts.rejected == 0 else {
                 pull.report(line + "; nothing appended, the cursor stays; see 'ledger quarantine'")
+                metrics?.reconcileFailed(
+                    code: "rejected", message: "\(counts.rejected) rejected",
+                    at: SystemClock.wallMilliseconds())
                 return
             }
             pull.report(line)
             try writeCursor(now)
+            metrics?.reconcileSucceeded(appended: counts.appended, at: SystemClock.wallMilliseconds())
         } catch {
             pull.report("error: reconcile for \(window) failed: \(error.message); the webhook keeps serving")
+            metrics?.reconcileFailed(
+                code: error.cause ?? "failure", message: error.message, at: SystemClock.wallMilliseconds())
         }
     }
 
@@ -121,6 +131,27 @@ final class ScheduledPull: Sendable {
             try PosixFileSystem().writeFileDurably(cursorPath, Array("\(milliseconds)\n".utf8))
         } catch {
             throw CLIError.failure("cannot write \(cursorPath): \(error.message)")
+        }
+    }
+}
+
+/// A stop request a pausing thread notices within 100 ms.
+final class StopFlag: Sendable {
+    private let flag = Mutex(false)
+
+    /// Whether a stop was requested.
+    var isSet: Bool { flag.withLock { $0 } }
+
+    /// Requests the stop.
+    func set() { flag.withLock { $0 = true } }
+
+    /// Waits `milliseconds`, or less when a stop is requested.
+    func pause(milliseconds: Int64) {
+        var waited: Int64 = 0
+        while waited < milliseconds, !isSet {
+            let step = min(100, milliseconds - waited)
+            HTTPSClient.pause(milliseconds: Int(step))
+            waited += step
         }
     }
 }

@@ -2,6 +2,7 @@ import LedgerAPI
 import LedgerCore
 import LedgerHTTP
 import LedgerService
+import LedgerSystem
 
 /// `ledger serve`: the webhook and the read API until SIGTERM or SIGINT, then a graceful stop.
 enum ServeCommand {
@@ -14,16 +15,29 @@ enum ServeCommand {
         let port = try context.integer("--port", in: 0...65535) ?? 8080
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
         // `--reconcile-every`: the key is read and checked now, so a bad one is a usage error before serving.
-        var schedule: (pull: APIPull, interval: Int64, since: Int64?)?
+        let stopping = StopFlag()
+        var schedule: (pull: APIPull, interval: Int64, since: Int64?, degradedAfter: Int64)?
         if let text = context.arguments.value("--reconcile-every") {
             guard let interval = ScheduledPull.interval(text) else {
                 throw CLIError.usage(
                     "--reconcile-every '\(text)' is not a duration of a second or more (30s, 15m, 1h)",
                     command: "serve")
             }
-            let client = try APIClientSettings.client(context, verifier: verifier)
+            let client = try APIClientSettings.client(context, verifier: verifier) { [stopping] milliseconds in
+                stopping.pause(milliseconds: Int64(milliseconds))
+            }
             let since = try context.instant("--reconcile-since")?.milliseconds
-            schedule = (APIPull(client: client, verifier: verifier) { Terminal.err($0 + "\n") }, interval, since)
+            var degradedAfter = max(3 * interval, 3_600_000)
+            if let text = context.arguments.value("--reconcile-degraded-after") {
+                guard let parsed = ScheduledPull.interval(text) else {
+                    throw CLIError.usage(
+                        "--reconcile-degraded-after '\(text)' is not a duration of a second or more", command: "serve")
+                }
+                degradedAfter = parsed
+            }
+            schedule = (
+                APIPull(client: client, verifier: verifier) { Terminal.err($0 + "\n") }, interval, since, degradedAfter
+            )
         }
         // The address is bound before the data directory is opened: a busy port or a bad host leaves nothing
         // behind (no new data directory, no LOCK).
@@ -46,9 +60,11 @@ enum ServeCommand {
             host: host, port: UInt16(port), accessLog: AccessLog(fileDescriptor: 2), metrics: metrics.http)
         configuration.onDrain = { api.endLongPolls() }
         let scheduled = schedule.map {
-            ScheduledPull(
+            metrics.enableReconcile(
+                degradedAfterMilliseconds: $0.degradedAfter, startedAt: SystemClock.wallMilliseconds())
+            return ScheduledPull(
                 pull: $0.pull, ledger: ledger, dataDirectory: directory, intervalMilliseconds: $0.interval,
-                firstSince: $0.since)
+                firstSince: $0.since, metrics: metrics, stopping: stopping)
         }
         try scheduled?.start()
         defer { scheduled?.stop() }
