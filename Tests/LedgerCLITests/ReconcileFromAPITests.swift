@@ -109,6 +109,18 @@ import Testing
         #expect(space.digest()?["seq"] == .integer(0))
     }
 
+    @Test func aServerWithoutTransactionHistoryStillRecoversTheNotifications() throws {
+        let items = Array(Self.fixture.items.prefix(25))
+        let space = try APIWorkspace(serving: [])
+        defer { space.fake.stop() }
+        space.fake.add(items.map { FakeAppStoreAPI.Notification(date: $0.date, signedPayload: $0.signedPayload) })
+        space.ingest(items[0..<5])
+        let result = space.reconcile()
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out == "{\"appended\":20,\"alreadyKnown\":5,\"rejected\":0}\n")
+        #expect(result.err.contains("warning: no transaction history for 25 of 25 subscriptions"))
+    }
+
     @Test func aMissingOrUnreadableKeyIsAUsageError() throws {
         let space = try APIWorkspace(serving: [])
         defer { space.fake.stop() }

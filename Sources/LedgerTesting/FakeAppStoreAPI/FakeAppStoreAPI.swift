@@ -18,6 +18,12 @@ public final class FakeAppStoreAPI: HTTPResponder {
         public var date: Int64
         /// The JWS.
         public var signedPayload: String
+
+        /// Creates one.
+        public init(date: Int64, signedPayload: String) {
+            self.date = date
+            self.signedPayload = signedPayload
+        }
     }
 
     /// A fault answered instead of the request's normal answer.
