@@ -148,3 +148,36 @@ final class Pauses: Sendable {
                 == "https://api.example.test/inApps/v1/notifications/history?paginationToken=a%2Bb%2Fc%3D")
     }
 }
+
+@Suite struct AppStoreServerAPIChangeTests {
+    @Test func extensionsAndConsumptionAreSentAsAppleDocumentsThem() throws {
+        let transport = ScriptedTransport([HTTPSResponse(status: 200, body: Array("{}".utf8))])
+        let (client, _) = try AppStoreServerAPIClientTests.client("https://api.example.test", transport: transport)
+        _ = try client.extendRenewalDate(
+            originalTransactionId: "2000000000000001", extendByDays: 7, extendReasonCode: 1,
+            requestIdentifier: "b2e3c1a4-0000-4000-8000-000000000001")
+        _ = try client.massExtendRenewalDate(
+            productId: "com.visla.gps.monthly_3", extendByDays: 3, extendReasonCode: 3,
+            requestIdentifier: "b2e3c1a4-0000-4000-8000-000000000002", storefrontCountryCodes: ["ITA"])
+        _ = try client.massExtensionStatus(
+            productId: "com.visla.gps.monthly_3", requestIdentifier: "b2e3c1a4-0000-4000-8000-000000000002")
+        try client.sendConsumptionInformation(
+            transactionId: "2000000000000002", .object(["customerConsented": true, "consumptionStatus": 0]))
+        let sent = transport.sent.withLock { $0 }
+        #expect(sent.map(\.method) == ["PUT", "POST", "GET", "PUT"])
+        #expect(
+            sent.map(\.url) == [
+                "https://api.example.test/inApps/v1/subscriptions/extend/2000000000000001",
+                "https://api.example.test/inApps/v1/subscriptions/extend/mass",
+                "https://api.example.test/inApps/v1/subscriptions/extend/mass/com.visla.gps.monthly_3/"
+                    + "b2e3c1a4-0000-4000-8000-000000000002",
+                "https://api.example.test/inApps/v1/transactions/consumption/2000000000000002",
+            ])
+        let extend = try JSONValue.parse(sent[0].body ?? [])
+        #expect(extend["extendByDays"] == .integer(7))
+        #expect(extend["extendReasonCode"] == .integer(1))
+        let mass = try JSONValue.parse(sent[1].body ?? [])
+        #expect(mass["storefrontCountryCodes"] == .array(["ITA"]))
+        #expect(try JSONValue.parse(sent[3].body ?? [])["customerConsented"] == .bool(true))
+    }
+}
