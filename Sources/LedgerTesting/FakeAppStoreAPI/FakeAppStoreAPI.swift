@@ -123,12 +123,11 @@ public final class FakeAppStoreAPI: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let (number, fault) = state.withLock { state -> (Int, Fault?) in
+        let fault = state.withLock { state -> Fault? in
             state.requests += 1
             state.paths.append(request.path)
-            return (state.requests, state.faults.removeValue(forKey: state.requests))
+            return state.faults.removeValue(forKey: state.requests)
         }
-        _ = number
         let response = answer(request, fault: fault)
         state.withLock { $0.statuses.append(response.status.code) }
         return response
