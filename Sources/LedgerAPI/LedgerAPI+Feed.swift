@@ -23,6 +23,7 @@ extension LedgerAPI {
     /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record, unless
     /// ``maxWaitingFeeds`` requests are waiting already (it then answers at once, as with `wait=0`: long polls
     /// must not take every connection the server has and keep Apple's deliveries out).
+    /// Building the page waits its turn at ``heavyReads`` (503 with `Retry-After` when too many wait already).
     /// A cursor beyond the head is 400 `CURSOR_AHEAD`: it was not handed out by this log (a consumer's cursor
     /// from before a restore, or from another ledger), and answering an empty page would let the consumer skip
     /// the records appended up to it.
@@ -53,18 +54,21 @@ extension LedgerAPI {
                 }
             }
         }
-        let head = ledger.head.seq
-        var events: [JSONValue] = []
-        var next = cursor
-        if head > cursor {
-            let last = min(head, cursor + limit)
-            for seq in (cursor + 1)...last {
-                let entry = try serviceCall { () throws(ServiceError) in try ledger.entry(seq: seq) }
-                events.append(entry.historyJSON)
-                next = seq
+        // The page itself (up to 1000 records, ~2 MB) is the heavy part: admitted by ``heavyReads``, not the wait.
+        return try heavyReads.run { () throws -> HTTPResponse in
+            let head = ledger.head.seq
+            var events: [JSONValue] = []
+            var next = cursor
+            if head > cursor {
+                let last = min(head, cursor + limit)
+                for seq in (cursor + 1)...last {
+                    let entry = try serviceCall { () throws(ServiceError) in try ledger.entry(seq: seq) }
+                    events.append(entry.historyJSON)
+                    next = seq
+                }
             }
+            return .json(.object(["events": .array(events), "next": .integer(Int64(clamping: next))]))
         }
-        return .json(.object(["events": .array(events), "next": .integer(Int64(clamping: next))]))
     }
 
     /// A query parameter that is a number of seconds (fractions allowed), within `range`.

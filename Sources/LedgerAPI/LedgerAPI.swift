@@ -27,13 +27,30 @@ public struct LedgerAPI: Sendable {
     public let maxWaitingFeeds: Int
     /// How many feed requests are waiting now.
     let waitingFeeds = WaitingCount()
+    /// Admission for the heavy reads (feed pages, histories): a few at once, a bounded queue, 503 beyond it, so
+    /// they cannot take every thread and core.
+    public let heavyReads: AdmissionGate
 
-    /// Creates the API. `maxWaitingFeeds` bounds the long polls held open at once (each holds a connection, and
+    /// Which routes a listener serves.
+    public enum Surface: Sendable {
+        /// Every route, on one address.
+        case all
+        /// `POST /webhooks/apple` and `GET /healthz` only: the address Apple reaches, behind the proxy.
+        case webhook
+        /// Everything but the webhook (reads, feed, operator endpoints, metrics, OpenAPI) and `GET /healthz`:
+        /// the backend's address, private.
+        case api
+    }
+
+    /// Creates the API. `heavyReads` admits feed pages and histories (4 at once and 32 waiting by default).
+    /// `maxWaitingFeeds` bounds the long polls held open at once (each holds a connection, and
     /// the server's connection cap must leave room for Apple's deliveries): a quarter of the default cap.
     public init(
         pipeline: IngestPipeline, readToken: String?, adminToken: String?, metrics: LedgerMetrics,
-        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds, maxWaitingFeeds: Int = 64
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds, maxWaitingFeeds: Int = 64,
+        heavyReads: AdmissionGate = AdmissionGate(concurrency: 4, queueLimit: 32)
     ) {
+        self.heavyReads = heavyReads
         self.ledger = pipeline.ledger
         self.pipeline = pipeline
         self.readToken = readToken
@@ -50,8 +67,8 @@ public struct LedgerAPI: Sendable {
         draining.set()
     }
 
-    /// Every route.
-    public func router() -> Router {
+    /// The routes of `surface` (every route by default).
+    public func router(serving surface: Surface = .all) -> Router {
         let read: [any HTTPMiddleware] = [BearerAuth(token: readToken, realm: "ledger-read")]
         let admin: [any HTTPMiddleware] = [
             BearerAuth(
@@ -61,30 +78,9 @@ public struct LedgerAPI: Sendable {
                         "admin endpoints are off: start the server with --admin-token-file F (or $LEDGER_ADMIN_TOKEN)"))
         ]
         var router = Router()
-        router.post("/webhooks/apple") { request in try webhook(request) }
-        router.get("/v1/users/{id}/entitlement", middlewares: read) { request in
-            try entitlement(request, query: .user(try userId(request)))
+        if surface != .api {
+            router.post("/webhooks/apple") { request in try webhook(request) }
         }
-        router.get("/v1/accounts/{uuid}/entitlement", middlewares: read) { request in
-            try entitlement(request, query: try account(request))
-        }
-        router.get("/v1/subscriptions/{originalTransactionId}/entitlement", middlewares: read) { request in
-            try entitlement(request, query: try subscription(request))
-        }
-        router.get("/v1/users/{id}/history", middlewares: read) { request in
-            try history(request, query: .user(try userId(request)))
-        }
-        router.get("/v1/accounts/{uuid}/history", middlewares: read) { request in
-            try history(request, query: try account(request))
-        }
-        router.get("/v1/subscriptions/{originalTransactionId}/history", middlewares: read) { request in
-            try history(request, query: try subscription(request))
-        }
-        router.get("/v1/events", middlewares: read) { request in try events(request) }
-        router.get("/v1/digest", middlewares: read) { _ in digest() }
-        router.post("/v1/corrections", middlewares: admin) { request in try correction(request) }
-        router.post("/v1/links", middlewares: admin) { request in try link(request) }
-        router.post("/v1/voids", middlewares: admin) { request in try void(request) }
         router.get("/healthz") { [metrics, clock] _ in
             var object: JSONObject = ["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]
             // With `serve --reconcile-every`: degraded (still 200: the webhook works) once pulls fail too long.
@@ -94,6 +90,31 @@ public struct LedgerAPI: Sendable {
             }
             return .json(.object(object))
         }
+        guard surface != .webhook else { return router }
+        let heavy = read + [heavyReads as any HTTPMiddleware]
+        router.get("/v1/users/{id}/entitlement", middlewares: read) { request in
+            try entitlement(request, query: .user(try userId(request)))
+        }
+        router.get("/v1/accounts/{uuid}/entitlement", middlewares: read) { request in
+            try entitlement(request, query: try account(request))
+        }
+        router.get("/v1/subscriptions/{originalTransactionId}/entitlement", middlewares: read) { request in
+            try entitlement(request, query: try subscription(request))
+        }
+        router.get("/v1/users/{id}/history", middlewares: heavy) { request in
+            try history(request, query: .user(try userId(request)))
+        }
+        router.get("/v1/accounts/{uuid}/history", middlewares: heavy) { request in
+            try history(request, query: try account(request))
+        }
+        router.get("/v1/subscriptions/{originalTransactionId}/history", middlewares: heavy) { request in
+            try history(request, query: try subscription(request))
+        }
+        router.get("/v1/events", middlewares: read) { request in try events(request) }
+        router.get("/v1/digest", middlewares: read) { _ in digest() }
+        router.post("/v1/corrections", middlewares: admin) { request in try correction(request) }
+        router.post("/v1/links", middlewares: admin) { request in try link(request) }
+        router.post("/v1/voids", middlewares: admin) { request in try void(request) }
         router.get("/metrics", middlewares: read) { _ in
             var response = HTTPResponse.text(.ok, metrics.renderPrometheus())
             response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
@@ -107,9 +128,9 @@ public struct LedgerAPI: Sendable {
         return router
     }
 
-    /// The responder: the router behind the error middleware.
-    public func application() -> HTTPApplication {
-        HTTPApplication(router: router())
+    /// The responder for `surface`: its routes behind the error middleware.
+    public func application(serving surface: Surface = .all) -> HTTPApplication {
+        HTTPApplication(router: router(serving: surface))
     }
 }
 

@@ -20,6 +20,9 @@ public enum OpenAPIDocument {
             admin endpoints need the admin token. Errors are {"error":{"status":"…","message":"…"}}.
         servers:
           - url: http://127.0.0.1:8080
+            description: >
+              Every route on one address (--host, --port). With --webhook-listen and --api-listen, the webhook
+              address serves only /webhooks/apple and /healthz, and the API address every other route and /healthz.
 
         """
 

@@ -268,11 +268,16 @@ public enum LedgerCommands {
             usage: [
                 "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
                     + " [--read-token-file F] [--admin-token-file F]"
-                    + " [--reconcile-every DURATION --key-file F --key-id K --issuer-id I]"
+                    + " [--reconcile-every DURATION --key-file F --key-id K --issuer-id I]",
+                "serve [VERIFY FLAGS] [--data DIR | --store URL] --webhook-listen HOST:PORT --api-listen HOST:PORT"
+                    + " [--read-token-file F] [--admin-token-file F]",
             ],
             discussion: """
-                Prints 'listening on http://HOST:PORT' when ready; binds before it opens the data directory, so a \
-                busy port leaves nothing behind. Binds 127.0.0.1 unless told otherwise (TLS \
+                Prints 'listening on http://HOST:PORT' when ready (with two listeners, one line each, the \
+                webhook's first); binds before it opens the data directory, so a busy port leaves nothing \
+                behind. --webhook-listen and --api-listen split the routes: the webhook address answers only \
+                POST /webhooks/apple and GET /healthz (put it behind the proxy), the API address every other \
+                route and GET /healthz (keep it private); each has its own connections and threads. Binds 127.0.0.1 unless told otherwise (TLS \
                 belongs to a reverse proxy in front), keeps connections alive, limits headers to 16 KiB and bodies \
                 to 1 MiB, and logs one JSON line per request to stderr. SIGTERM/SIGINT: stop accepting, finish \
                 in-flight requests, flush, exit 0.
@@ -280,6 +285,11 @@ public enum LedgerCommands {
             options: verify + [
                 data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
                 OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
+                OptionSpec(
+                    "--webhook-listen", value: "HOST:PORT",
+                    "The webhook's own address (with --api-listen, instead of --host/--port)."),
+                OptionSpec(
+                    "--api-listen", value: "HOST:PORT", "The read API's own address (with --webhook-listen)."),
                 OptionSpec(
                     "--read-token-file", value: "F",
                     "File holding the bearer token required on read endpoints (or $LEDGER_READ_TOKEN)."),
@@ -328,7 +338,8 @@ public enum LedgerCommands {
                 """
                 ?after=SEQ&limit=N&wait=S: the gap-free catch-up feed {"events":[…],"next":SEQ} (limit 100 by \
                 default, at most 1000), long-polling up to S seconds (at most 60). SEQ beyond the head is 400 \
-                CURSOR_AHEAD, naming the head (a cursor from before a restore).
+                CURSOR_AHEAD, naming the head (a cursor from before a restore). Pages and histories run a few at \
+                once, the rest queued; 503 with Retry-After when the queue is full.
                 """),
             .init("GET /v1/digest", #"{"seq":N,"head":"HEX","at":"…"}, the head to pin."#),
             .init("POST /v1/corrections", "An operator correction, as 'ledger correct' (admin)."),

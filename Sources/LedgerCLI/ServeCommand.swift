@@ -11,8 +11,7 @@ enum ServeCommand {
         // From a file, the environment or (with a warning) the command line; never printed, nor written to LOCK.
         let tokens = try ServeTokens.resolve(context.arguments, environment: context.environment)
         for warning in tokens.warnings { Terminal.err("warning: \(warning)\n") }
-        let host = context.arguments.value("--host") ?? "127.0.0.1"
-        let port = try context.integer("--port", in: 0...65535) ?? 8080
+        let listen = try ServeListeners.resolve(context)
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
         // `--reconcile-every`: the key is read and checked now, so a bad one is a usage error before serving.
         let stopping = StopFlag()
@@ -39,14 +38,9 @@ enum ServeCommand {
                 APIPull(client: client, verifier: verifier) { Terminal.err($0 + "\n") }, interval, since, degradedAfter
             )
         }
-        // The address is bound before the data directory is opened: a busy port or a bad host leaves nothing
-        // behind (no new data directory, no LOCK).
-        let listener: HTTPListener
-        do {
-            listener = try HTTPListener(host: host, port: UInt16(port))
-        } catch {
-            throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
-        }
+        // Every address is bound before the data directory is opened: a busy port or a bad host leaves nothing
+        // behind (no new data directory, no LOCK, no other address).
+        let listeners = try listen.bind()
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(
             context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
@@ -56,9 +50,7 @@ enum ServeCommand {
         let metrics = LedgerMetrics(ledger: ledger, verifier: verifier)
         let api = LedgerAPI(
             pipeline: pipeline, readToken: tokens.read, adminToken: tokens.admin, metrics: metrics)
-        var configuration = HTTPServer.Configuration(
-            host: host, port: UInt16(port), accessLog: AccessLog(fileDescriptor: 2), metrics: metrics.http)
-        configuration.onDrain = { api.endLongPolls() }
+        let accessLog = AccessLog(fileDescriptor: 2)
         let scheduled = schedule.map {
             metrics.enableReconcile(
                 degradedAfterMilliseconds: $0.degradedAfter, startedAt: SystemClock.wallMilliseconds())
@@ -69,12 +61,25 @@ enum ServeCommand {
         try scheduled?.start()
         defer { scheduled?.stop() }
         do {
-            let server = try HTTPServer(configuration: configuration, responder: api.application())
-            try server.run(listener: listener) { line in
-                Terminal.line(line)
+            // One server per address, each with its own connection slots and threads; the API's threads run at a
+            // lower priority, so its reads never take the cores from Apple's deliveries.
+            var servers: [(server: HTTPServer, listener: HTTPListener?)] = []
+            for (address, listener) in zip(listen.addresses, listeners) {
+                var configuration = HTTPServer.Configuration(
+                    host: address.host, port: address.port, accessLog: accessLog, metrics: metrics.http,
+                    name: address.name, niceness: address.surface == .api ? 10 : 0)
+                configuration.onDrain = { api.endLongPolls() }
+                servers.append(
+                    (
+                        try HTTPServer(
+                            configuration: configuration, responder: api.application(serving: address.surface)),
+                        listener
+                    ))
             }
+            try HTTPServer.run(servers) { line in Terminal.line(line) }
         } catch {
-            throw CLIError.failure("cannot serve on \(host):\(port): \(error.message)")
+            let addresses = listen.addresses.map(\.text).joined(separator: " and ")
+            throw CLIError.failure("cannot serve on \(addresses): \(error.message)")
         }
         scheduled?.stop()
         Terminal.err("stopped: head seq \(ledger.head.seq)\n")

@@ -12,8 +12,9 @@ import LedgerSystem
 /// (before a request's first byte: the head timeout, 10 s, on a new connection, the idle timeout, 60 s, between
 /// keep-alive requests; then 10 s for the head and 10 s for the body), so a slow or silent client costs one
 /// sleeping thread and is cut off on time: connections opened and left silent hold the connection cap for seconds,
-/// not a minute. Sends block at most the write timeout
-/// (`SO_SNDTIMEO`). Between requests the thread also watches the server's wake-up pipe, so an idle
+/// not a minute. Each response must be sent whole within the write timeout (a total deadline, polled: a client that
+/// reads a few bytes now and then is cut off all the same), and the bytes held for sending across connections are
+/// capped (``HTTPServer/Configuration/maxBufferedBytes``). Between requests the thread also watches the server's wake-up pipe, so an idle
 /// connection closes at once when shutdown begins, while a request already arriving is finished.
 final class HTTPConnection {
     private enum ReadResult {
@@ -108,10 +109,18 @@ final class HTTPConnection {
             return false
         }
         let bytesIn = headLength + bodyBytesIn
-        let response = core.responder.respond(to: request)
+        var response = core.responder.respond(to: request)
+        let includeBody = request.method != .head
+        // The body's bytes count against the server's send budget while they are being sent.
+        var held = includeBody ? response.body.count : 0
+        if !core.reserveBuffered(held) {
+            response = Self.overBudget(route: response.route)
+            held = 0
+        }
+        defer { core.releaseBuffered(held) }
         let keepAlive =
             request.keepAlive && !core.isDraining && !response.headers.containsToken("close", in: "Connection")
-        let sent = send(response, keepAlive: keepAlive, includeBody: request.method != .head)
+        let sent = send(response, keepAlive: keepAlive, includeBody: includeBody)
         record(
             request: request, route: response.route, status: response.status.code, bytesIn: bytesIn,
             bytesOut: sent ?? 0, began: began)
@@ -162,7 +171,9 @@ final class HTTPConnection {
     }
 
     private func sendContinue() throws {
-        try Socket.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        try Socket.sendAll(
+            fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8),
+            deadline: Clock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds)
     }
 
     /// Reads what is available into the buffer, waiting until `deadline` (monotonic ms) at most.
@@ -188,13 +199,33 @@ final class HTTPConnection {
         }
     }
 
-    /// Sends a response; returns the bytes sent, or nil when the client went away.
+    /// The answer instead of a response that would take the server's send budget past its cap: 503 with
+    /// `Retry-After`, and the connection closes.
+    private static func overBudget(route: String?) -> HTTPResponse {
+        var response = HTTPResponse.error(
+            HTTPError(
+                .serviceUnavailable, code: .unavailable,
+                message: "the server holds as many response bytes as it may for slow clients; retry shortly"))
+        response.headers.set("Retry-After", "1")
+        response.headers.set("Connection", "close")
+        response.route = route
+        return response
+    }
+
+    /// Sends a response within the write timeout (a total deadline: a client reading too slowly is cut off);
+    /// returns the bytes sent, or nil when the client went away or missed the deadline.
     private func send(_ response: HTTPResponse, keepAlive: Bool, includeBody: Bool) -> Int? {
-        let bytes = response.serialized(keepAlive: keepAlive, includeBody: includeBody, date: Clock.httpDateNow())
+        let deadline = Clock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds
+        let bodyCount = includeBody ? response.body.count : 0
+        let head = response.serializedHead(keepAlive: keepAlive, date: Clock.httpDateNow())
         do {
-            try Socket.sendAll(fd, bytes)
-            return bytes.count
+            try Socket.sendAll(fd, head, flags: bodyCount > 0 ? Int32(MSG_MORE) : 0, deadline: deadline)
+            if bodyCount > 0 { try Socket.sendAll(fd, response.body, deadline: deadline) }
+            return head.count + bodyCount
         } catch {
+            // Cut off (or gone): drop what the kernel still holds for it rather than leave it queued.
+            Socket.resetOnClose(fd)
+            core.configuration.metrics?.responseCut()
             return nil
         }
     }

@@ -7,7 +7,9 @@ extension HTTPServer {
         public var body: Duration
         /// How long a keep-alive connection may sit idle between requests (closed silently).
         public var idle: Duration
-        /// How long a response send may block on a client that does not read (connection dropped).
+        /// The total time to send one response, head and body: a client that has not taken all of it by then (one
+        /// that reads slowly, or not at all) is cut off, so it holds a connection and the response's memory for this
+        /// long at most, however it dribbles.
         public var write: Duration
         /// How long a graceful shutdown waits for in-flight requests before closing their connections.
         public var drain: Duration
@@ -15,7 +17,7 @@ extension HTTPServer {
         /// receives the response instead of a reset.
         public var lingeringClose: Duration
 
-        /// The ledger's defaults: 10 s head and body, 60 s idle, 10 s write, 30 s drain, 2 s lingering close.
+        /// The ledger's defaults: 10 s head and body, 60 s idle, 10 s to send a response, 30 s drain, 2 s lingering close.
         public init(
             head: Duration = .seconds(10), body: Duration = .seconds(10), idle: Duration = .seconds(60),
             write: Duration = .seconds(10), drain: Duration = .seconds(30), lingeringClose: Duration = .seconds(2)
@@ -39,9 +41,19 @@ extension HTTPServer {
         public var limits: HTTPLimits
         /// Client timeouts.
         public var timeouts: Timeouts
+        /// What the server is for (`webhook`, `api`), named when a program runs several; nil for the only one.
+        public var name: String?
         /// The most connections served at once. A further connection closes the one idle the longest to make
         /// room, or gets 503 and is closed when every connection is in the middle of a request.
         public var maxConnections: Int
+        /// The most response bytes held for sending at once, across connections. A response that would go past it
+        /// while others are being sent is replaced by 503 with `Retry-After` (clients that do not read cannot pile up
+        /// memory); one response alone is always sent, whatever its size.
+        public var maxBufferedBytes: Int
+        /// The scheduling niceness of this server's connection threads (Linux sets it per thread; 0 leaves them as
+        /// the process is). A server whose work may wait (the read API: `ledger serve --api-listen` runs its threads
+        /// at 10) yields the cores to one whose work must not (the webhook), however many requests it has.
+        public var niceness: Int32
         /// The listen backlog.
         public var backlog: Int32
         /// Where one JSON line per request goes, or nil for no access log.
@@ -56,8 +68,12 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, limits: HTTPLimits = HTTPLimits(),
             timeouts: Timeouts = Timeouts(), maxConnections: Int = 256, backlog: Int32 = 1024,
-            accessLog: AccessLog? = nil, metrics: ServerMetrics? = nil
+            accessLog: AccessLog? = nil, metrics: ServerMetrics? = nil, name: String? = nil,
+            maxBufferedBytes: Int = 64 << 20, niceness: Int32 = 0
         ) {
+            self.niceness = niceness
+            self.name = name
+            self.maxBufferedBytes = maxBufferedBytes
             self.host = host
             self.port = port
             self.limits = limits

@@ -35,6 +35,20 @@ extension HTTPServer {
         listener: HTTPListener? = nil,
         announce: (String) -> Void = { line in HTTPServer.writeStandardOutput(line + "\n") }
     ) throws(SystemError) {
+        try Self.run([(self, listener)], announce: announce)
+    }
+
+    /// Runs several servers together (e.g. the webhook and the read API on separate addresses, each with its own
+    /// connections and threads): starts them all, announces each, serves until SIGTERM or SIGINT (or until one of
+    /// them is shut down from another thread), then shuts them all down gracefully, their drains overlapping.
+    ///
+    /// Each server is announced `listening on http://HOST:PORT`, in the order given, once all are bound (the
+    /// contract's line, whatever the number of servers). When one cannot start, those started already are stopped
+    /// and the error is thrown.
+    public static func run(
+        _ servers: [(server: HTTPServer, listener: HTTPListener?)],
+        announce: (String) -> Void = { line in HTTPServer.writeStandardOutput(line + "\n") }
+    ) throws(SystemError) {
         var fds: [Int32] = [0, 0]
         try Syscall.retrying("pipe") { pipe(&fds) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -59,14 +73,29 @@ extension HTTPServer {
             try? Syscall.closing(fds[0])
             try? Syscall.closing(fds[1])
         }
-        let port = try start(listener: listener)
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        announce("listening on http://\(host):\(port)")
-        while true {
-            let readiness = try? Socket.waitReadable(fds[0], also: core.wakeRead, timeoutMilliseconds: -1)
-            if readiness == .readable || readiness == .woken { break }
+        var ports: [UInt16] = []
+        for (server, listener) in servers {
+            do throws(SystemError) {
+                ports.append(try server.start(listener: listener))
+            } catch {
+                for started in servers.prefix(ports.count) { started.server.shutdown(graceful: false) }
+                throw error
+            }
         }
-        shutdown(graceful: true)
+        for ((server, _), port) in zip(servers, ports) {
+            let host =
+                server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
+            announce("listening on http://\(host):\(port)")
+        }
+        var waits = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)]
+        waits += servers.map { pollfd(fd: $0.server.core.wakeRead, events: Int16(POLLIN), revents: 0) }
+        let count = nfds_t(waits.count)
+        while true {
+            let ready = (try? Syscall.retrying("poll") { poll(&waits, count, -1) }) ?? 0
+            if ready > 0 { break }
+        }
+        for (server, _) in servers { server.beginShutdown() }
+        for (server, _) in servers { server.shutdown(graceful: true) }
     }
 
     /// Writes `text` to standard output with `write(2)`, bypassing stdio buffering.

@@ -121,8 +121,7 @@ public final class HTTPServer: Sendable {
                 state = .stopped
                 return
             }
-            core.beginDraining()
-            core.configuration.onDrain?()
+            beginShutdown()
             Threads.join(acceptThread)
             if graceful {
                 waitForConnections(milliseconds: core.configuration.timeouts.drain.milliseconds)
@@ -134,6 +133,12 @@ public final class HTTPServer: Sendable {
             core.configuration.accessLog?.flush()
             state = .stopped
         }
+    }
+
+    /// Stops accepting and tells the handlers (``Configuration/onDrain``), once; ``shutdown(graceful:)`` then waits.
+    /// Several servers begin together, so their drains overlap.
+    func beginShutdown() {
+        if core.beginDraining() { core.configuration.onDrain?() }
     }
 
     private func waitForConnections(milliseconds: Int) {
@@ -165,6 +170,7 @@ public final class HTTPServer: Sendable {
             core.configuration.metrics?.connectionAccepted(true)
             do {
                 try Threads.spawn(detached: true) {
+                    Threads.setNiceness(core.configuration.niceness)
                     HTTPConnection(core: core, id: id, fd: accepted.fd, peer: accepted.peer).run()
                     core.unregisterAndClose(id)
                     core.configuration.metrics?.connectionClosed()

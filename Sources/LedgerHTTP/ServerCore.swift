@@ -18,6 +18,8 @@ final class ServerCore: Sendable {
     private let draining = Atomic<Bool>(false)
     private let connections = Mutex<(nextID: Int, open: [Int: OpenConnection])>((0, [:]))
     private let rejecting = Atomic<Int>(0)
+    /// Response bytes being sent now, across connections (bounded by ``HTTPServer/Configuration/maxBufferedBytes``).
+    private let buffered = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, responder: any HTTPResponder) throws(SystemError) {
         self.configuration = configuration
@@ -37,11 +39,27 @@ final class ServerCore: Sendable {
     /// Whether shutdown has begun: stop accepting, close idle connections, answer with `Connection: close`.
     var isDraining: Bool { draining.load(ordering: .acquiring) }
 
-    /// Begins shutdown and wakes every thread waiting on the wake-up pipe.
-    func beginDraining() {
-        guard !draining.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// Begins shutdown and wakes every thread waiting on the wake-up pipe; true the first time.
+    @discardableResult
+    func beginDraining() -> Bool {
+        guard !draining.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
+        return true
+    }
+
+    /// Reserves `count` bytes of the send budget; false when other responses hold so much that this one would
+    /// exceed it (a response alone always gets its bytes). Give them back with ``releaseBuffered(_:)``.
+    func reserveBuffered(_ count: Int) -> Bool {
+        let total = buffered.wrappingAdd(count, ordering: .acquiringAndReleasing).newValue
+        if total <= configuration.maxBufferedBytes || total == count { return true }
+        buffered.wrappingSubtract(count, ordering: .acquiringAndReleasing)
+        return false
+    }
+
+    /// Gives back bytes reserved with ``reserveBuffered(_:)``.
+    func releaseBuffered(_ count: Int) {
+        buffered.wrappingSubtract(count, ordering: .acquiringAndReleasing)
     }
 
     /// The number of connections being served.
@@ -104,7 +122,8 @@ final class ServerCore: Sendable {
         configuration.metrics?.connectionAccepted(false)
         let error = HTTPError(
             .serviceUnavailable, code: .unavailable,
-            message: "the server is at its connection cap (\(configuration.maxConnections)); retry shortly")
+            message: "the \(configuration.name.map { $0 + " " } ?? "")server is at its connection cap "
+                + "(\(configuration.maxConnections)); retry shortly")
         var response = HTTPResponse.error(error)
         response.headers.set("Retry-After", "1")
         let bytes = response.serialized(keepAlive: false, includeBody: true, date: Clock.httpDateNow())
@@ -114,15 +133,14 @@ final class ServerCore: Sendable {
                 milliseconds: 0))
         guard rejecting.wrappingAdd(1, ordering: .relaxed).newValue <= 64 else {
             rejecting.wrappingSubtract(1, ordering: .relaxed)
-            try? Socket.sendAll(fd, bytes)
+            try? Socket.sendAll(fd, bytes, deadline: Clock.monotonicMilliseconds() + 100)
             try? Syscall.closing(fd)
             return
         }
         let linger = configuration.timeouts.lingeringClose.milliseconds
         do {
             try Threads.spawn(detached: true) { [self] in
-                try? Socket.setSendTimeout(fd, milliseconds: 1000)
-                try? Socket.sendAll(fd, bytes)
+                try? Socket.sendAll(fd, bytes, deadline: Clock.monotonicMilliseconds() + 1000)
                 Self.lingeringClose(fd, milliseconds: linger)
                 rejecting.wrappingSubtract(1, ordering: .relaxed)
             }

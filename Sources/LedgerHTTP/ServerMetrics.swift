@@ -9,6 +9,7 @@ public final class ServerMetrics: Sendable {
     private let connectionsAccepted: Counter
     private let connectionsRejected: Counter
     private let connectionsEvicted: Counter
+    private let responsesCut: Counter
 
     /// Creates the server metrics in `registry`, with names starting `prefix` (e.g. `ledger_http`).
     public init(registry: MetricsRegistry = MetricsRegistry(), prefix: String = "ledger_http") {
@@ -22,6 +23,9 @@ public final class ServerMetrics: Sendable {
         connectionsEvicted = registry.counter(
             "\(prefix)_connections_evicted_total",
             help: "Idle connections closed at the connection cap to make room for a new one.")
+        responsesCut = registry.counter(
+            "\(prefix)_responses_cut_total",
+            help: "Responses not sent whole: the client went away, or did not read them within the send deadline.")
     }
 
     /// Records one answered request. `route` is the matched pattern, or nil for requests no route served
@@ -54,6 +58,9 @@ public final class ServerMetrics: Sendable {
 
     /// Records an idle connection closed at the cap to make room for a new one.
     func connectionEvicted() { connectionsEvicted.increment() }
+
+    /// Records a response that was not sent whole (its connection was reset).
+    func responseCut() { responsesCut.increment() }
 
     /// All metrics of the registry in the Prometheus text format.
     public func renderPrometheus() -> String { registry.renderPrometheus() }

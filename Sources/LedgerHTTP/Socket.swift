@@ -63,30 +63,60 @@ enum Socket {
     }
 
     /// Sends every byte, looping on short sends. A send blocked past the socket's send timeout fails.
-    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    ///
+    /// With a `deadline` (monotonic milliseconds), sends do not block: the socket is polled for room until the
+    /// deadline, and every byte not sent by then fails the send (a client that reads too slowly is cut off, however
+    /// it paces its reads). `flags` are added to `MSG_NOSIGNAL` (e.g. `MSG_MORE` before a body).
+    static func sendAll(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, flags: Int32 = 0, deadline: Int = .max
+    ) throws(SystemError) {
+        let blocking = deadline == .max
+        let options = Int32(MSG_NOSIGNAL) | flags | (blocking ? 0 : Int32(MSG_DONTWAIT))
         var offset = 0
         while offset < bytes.count {
-            let sent = try Syscall.retrying("send") {
-                send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            let sent = send(fd, bytes.baseAddress! + offset, bytes.count - offset, options)
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            let value = errno
+            if sent < 0 && value == EINTR { continue }
+            if sent < 0 && !blocking && (value == EAGAIN || value == EWOULDBLOCK) {
+                try waitWritable(fd, deadline: deadline)
+                continue
             }
             if sent == 0 {
                 throw SystemError(.shortWrite, call: "send", message: "send made no progress; the peer stopped reading")
             }
-            offset += sent
+            throw SystemError.fromErrno(value, call: "send")
         }
     }
 
-    /// Sends every byte of `bytes`.
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+    /// Sends every byte of `bytes`, as the variant on a raw buffer does.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0, deadline: Int = .max) throws(SystemError) {
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
-                try sendAll(fd, raw)
+                try sendAll(fd, raw, flags: flags, deadline: deadline)
                 return nil
             } catch {
                 return error
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Waits until `fd` has room to send, up to `deadline` (monotonic milliseconds); throws once it has passed.
+    static func waitWritable(_ fd: Int32, deadline: Int) throws(SystemError) {
+        while true {
+            let remaining = deadline - Clock.monotonicMilliseconds()
+            guard remaining > 0 else {
+                throw SystemError(
+                    .shortWrite, call: "send", message: "the client did not take the response before its deadline")
+            }
+            var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = try Syscall.retrying("poll") { poll(&entry, 1, Int32(clamping: remaining)) }
+            if ready > 0 { return }
+        }
     }
 
     /// Receives up to `buffer.count` bytes; 0 means the peer closed its side.
@@ -123,6 +153,13 @@ enum Socket {
         try Syscall.retrying("setsockopt") {
             setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
         }
+    }
+
+    /// Makes the coming close of `fd` abortive (a reset, `SO_LINGER` 0): what the kernel still holds for a client
+    /// that would not read is dropped at once instead of waiting on it.
+    static func resetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
     /// Makes blocking sends on `fd` fail after `milliseconds` without progress.

@@ -21,6 +21,18 @@ enum Threads {
         }
     }
 
+    /// Sets the calling thread's niceness (Linux: per thread); 0 leaves it alone. Raising it needs no privilege.
+    static func setNiceness(_ niceness: Int32) {
+        guard niceness != 0 else { return }
+        // Glibc's module has neither gettid nor syscall: /proc/thread-self is a link to PID/task/TID.
+        var link = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &link, link.count - 1)
+        guard count > 0 else { return }
+        let text = String(decoding: link[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = text.lastIndex(of: "/"), let thread = id_t(text[text.index(after: slash)...]) else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, niceness)
+    }
+
     /// Waits for a joinable thread to finish.
     static func join(_ thread: pthread_t) {
         pthread_join(thread, nil)

@@ -26,6 +26,13 @@ struct LedgerLoad {
                 HTTPServer.writeStandardOutput("error: \(error)\n")
                 exit(70)
             }
+        case .hostile:
+            do {
+                HTTPServer.writeStandardOutput(try HostileRun.run(options) + "\n")
+            } catch {
+                HTTPServer.writeStandardOutput("error: \(error)\n")
+                exit(70)
+            }
         case .serve:
             do {
                 try DemoServer.make(options).run()

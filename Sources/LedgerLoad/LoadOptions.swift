@@ -1,7 +1,7 @@
 /// The command line of `ledger-load`, parsed by hand (no dependencies).
 struct LoadOptions {
     enum Command {
-        case run, serve, help
+        case run, serve, hostile, help
     }
 
     var command = Command.help
@@ -23,6 +23,10 @@ struct LoadOptions {
     var acksPath: String?
     /// For `run`: replace `{n}` in the path with 1…vary, round robin (e.g. many users' entitlements).
     var vary = 0
+    /// For `hostile`: the API listener's port (`--api-url`), attacked while the webhook (`--url`) is measured.
+    var apiPort: UInt16 = 0
+    /// For `hostile`: the server's pid, whose resident set is sampled (`--server-pid`).
+    var serverPid: Int32 = 0
 
     static let usage = """
         OVERVIEW: load client for the ledger's HTTP server (requests/s and latency percentiles)
@@ -31,12 +35,20 @@ struct LoadOptions {
                                [--body TEXT | --body-file FILE | --body-size N | --bodies FILE [--acks FILE]]
                                [--vary N] [--clients N] [--duration S] [--warmup S] [--json]
                ledger-load serve [--host H] [--port P] [--commit-us N]
+               ledger-load hostile --url http://127.0.0.1:P --api-url http://127.0.0.1:Q --bodies FILE
+                               [--acks FILE] [--server-pid PID] [--header 'Name: value']... [--clients N]
+                               [--duration S] [--warmup S] [--json]
 
         run     N keep-alive clients (one thread each) send requests back to back for --duration seconds
                 after --warmup seconds; prints requests/s, p50/p90/p99/max latency, statuses, errors.
                 --bodies sends each line of a JSON Lines file once (distinct notifications; the run ends
                 early if they run out) and --acks appends `ack LINE SEQ` for each 200 (for a durability
                 check); --vary N replaces {n} in the path with 1…N in turn.
+        hostile --clients webhook clients (default 8) deliver --bodies to the webhook listener (--url) for
+                --warmup seconds, then for --duration seconds (at most 120) while the API listener (--api-url)
+                is attacked: 300 slow readers, 100 reconnecting slowloris, 250 heavy /v1/events readers, 300
+                clients that never read (loopback only; --header goes to the API's readers). Prints webhook
+                p50/p99 and 503s, /healthz p99 on the webhook listener, and the max RSS of --server-pid.
         serve   a demo server with the ledger's route shapes (POST /webhooks/apple, GET
                 /v1/users/{id}/entitlement, GET /healthz, GET /metrics); --commit-us makes the webhook
                 block that long, like a group commit. Prints `listening on http://HOST:PORT`; SIGTERM stops it.
@@ -50,8 +62,9 @@ struct LoadOptions {
         switch command {
         case "run": options.command = .run
         case "serve": options.command = .serve
+        case "hostile": options.command = .hostile
         case "help", "--help", "-h": return options
-        default: throw LoadError("unknown command \(command); use run or serve")
+        default: throw LoadError("unknown command \(command); use run, hostile or serve")
         }
         func value(_ flag: String) throws(LoadError) -> String {
             guard let next = rest.popFirst() else { throw LoadError("\(flag) needs a value") }
@@ -79,10 +92,18 @@ struct LoadOptions {
             case "--warmup": options.warmup = try decimal(try value(flag), flag)
             case "--commit-us": options.commitMicroseconds = try number(try value(flag), flag)
             case "--json": options.json = true
+            case "--api-url":
+                var api = LoadOptions()
+                try api.setURL(try value(flag))
+                options.apiPort = api.port
+            case "--server-pid": options.serverPid = try number(try value(flag), flag)
             default: throw LoadError("unknown option \(flag)")
             }
         }
         if options.command == .run && options.port == 0 { throw LoadError("run needs --url http://HOST:PORT/PATH") }
+        if options.command == .hostile && (options.port == 0 || options.apiPort == 0) {
+            throw LoadError("hostile needs --url http://127.0.0.1:P (the webhook) and --api-url http://127.0.0.1:Q")
+        }
         if options.clients < 1 { throw LoadError("--clients must be at least 1") }
         return options
     }

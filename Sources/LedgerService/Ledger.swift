@@ -47,7 +47,7 @@ public final class Ledger: Sendable {
     }
 
     /// Opens a data directory for writing, bound to `environment` and `app` (a directory bound to another
-    /// environment or app is refused; `app` is recorded at the first write, see ``LedgerLog/AppIdentity``).
+    /// environment or app is refused; `app` is recorded at the first write, see ``LedgerStore/AppIdentity``).
     public static func openWriter(
         at directory: String, environment: LedgerEnvironment?, app: AppIdentity? = nil, catalog: Catalog = .visla,
         fileSystem: any FileSystem = PosixFileSystem(), options: LogOptions = .init()

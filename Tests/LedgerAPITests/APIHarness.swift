@@ -12,14 +12,18 @@ final class APIHarness: Sendable {
     let api: LedgerAPI
     let application: HTTPApplication
 
-    init(readToken: String? = nil, adminToken: String? = nil, maxWaitingFeeds: Int = 64) throws {
+    init(
+        readToken: String? = nil, adminToken: String? = nil, maxWaitingFeeds: Int = 64,
+        heavyReads: AdmissionGate = AdmissionGate(concurrency: 4, queueLimit: 32)
+    ) throws {
         let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)
         let verifier = try pki.verifier()
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory.path))
         api = LedgerAPI(
             pipeline: pipeline, readToken: readToken, adminToken: adminToken,
-            metrics: LedgerMetrics(ledger: ledger, verifier: verifier), maxWaitingFeeds: maxWaitingFeeds)
+            metrics: LedgerMetrics(ledger: ledger, verifier: verifier), maxWaitingFeeds: maxWaitingFeeds,
+            heavyReads: heavyReads)
         application = api.application()
     }
 

@@ -91,6 +91,33 @@ final class ServeProcess {
         return nil
     }
 
+    /// The ports of the `listening on http://HOST:PORT` lines, named by `names` in the order the lines come (the
+    /// webhook's first), once all are printed; nil when the child exits or `seconds` pass first.
+    func waitUntilListening(named names: [String], seconds: Int = 60) -> [String: UInt16]? {
+        for _ in 0..<(seconds * 50) {
+            let ports = output.split(separator: "\n").filter { $0.hasPrefix("listening on http://") }.compactMap {
+                line in line.lastIndex(of: ":").flatMap { UInt16(line[line.index(after: $0)...]) }
+            }
+            if ports.count >= names.count { return Dictionary(uniqueKeysWithValues: zip(names, ports)) }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                exited = status
+                return nil
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// The exit code once the child exits by itself (it is killed after `seconds`).
+    func waitForExit(seconds: Int = 30) -> Int32 {
+        var status: Int32 = 0
+        for _ in 0..<(seconds * 50) where exited == nil {
+            if waitpid(pid, &status, WNOHANG) == pid { exited = status } else { usleep(20_000) }
+        }
+        return stop()
+    }
+
     /// SIGTERM, then the exit code once the child is gone (128 + signal when a signal ended it).
     func stop() -> Int32 {
         if exited == nil {

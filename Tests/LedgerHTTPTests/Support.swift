@@ -34,6 +34,11 @@ func makeTestApplication(readToken: String? = "read-secret", adminToken: String?
         usleep(UInt32(milliseconds * 1000))
         return .text(.ok, "slept \(milliseconds)")
     }
+    router.get("/big") { request in
+        // `mib` MiB of body: for slow readers and the send budget.
+        let mebibytes = min(64, Int(request.query("mib") ?? "1") ?? 1)
+        return HTTPResponse(status: .ok, body: [UInt8](repeating: 0x61, count: mebibytes << 20))
+    }
     return HTTPApplication(router: router)
 }
 
@@ -63,12 +68,12 @@ struct TestServer {
     init(
         application: HTTPApplication = makeTestApplication(), timeouts: HTTPServer.Timeouts = HTTPServer.Timeouts(),
         maxConnections: Int = 64, limits: HTTPLimits = HTTPLimits(), accessLog: AccessLog? = nil,
-        metrics: ServerMetrics? = nil
+        metrics: ServerMetrics? = nil, maxBufferedBytes: Int = 64 << 20
     ) throws {
         server = try HTTPServer(
             configuration: .init(
                 host: "127.0.0.1", port: 0, limits: limits, timeouts: timeouts, maxConnections: maxConnections,
-                accessLog: accessLog, metrics: metrics),
+                accessLog: accessLog, metrics: metrics, maxBufferedBytes: maxBufferedBytes),
             responder: application)
         port = try server.start()
     }

@@ -99,7 +99,7 @@ import Testing
         defer { writer.close() }
         for n in 1...250 { _ = try writer.append(entry(n, payloadSize: 200)) }
         // Index files at 100 and 200 started builds; wait for them.
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         let covered = clusters(writer).last?.1 ?? 0
         #expect(covered >= 100)
         // Enough new records for the next file (at least the minimum, and half what the files hold); a checkpoint
@@ -108,7 +108,7 @@ import Testing
         let head = 250 + Int(threshold(covered)) + 10
         for n in 251...head { _ = try writer.append(entry(n, payloadSize: 200)) }
         try writer.checkpoint()
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         let now = clusters(writer).last?.1 ?? 0
         #expect(now > covered)
         #expect(UInt64(head) - now < threshold(now), "head \(head), clustered through \(now)")
@@ -121,7 +121,7 @@ import Testing
         defer { writer.close() }
         for n in 1...1_500 { _ = try writer.append(entry(n, payloadSize: [40, 300, 900][n % 3])) }
         try writer.checkpoint()
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         let spans = clusters(writer).map { $0.1 - $0.0 }
         // Each file more than twice the next: a few files however many checkpoints added one.
         #expect(spans.count >= 1 && spans.count <= 5, "\(spans)")
@@ -142,7 +142,7 @@ import Testing
         defer { writer.close() }
         for n in 1...100 { _ = try writer.append(entry(n, payloadSize: 300)) }
         try writer.checkpoint()
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         for n in 101...200 { _ = try writer.append(entry(n, payloadSize: 300)) }
         // Damage a frame of the first file before the second is written and merged with it.
         let first = try #require(try clusterFiles(temp.data).first)
@@ -152,7 +152,7 @@ import Testing
         writeBytes(temp.data + "/index/" + first, bytes)
         // The merge refuses it, both files are dropped, and the same build copies the records from the log.
         try writer.checkpoint()
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         #expect(clusters(writer).map(\.0) == [0] && clusters(writer).last?.1 == 200)
         #expect(try clusterFiles(temp.data) == [SubjectCluster.fileName(from: 0, through: 200)])
         let file = try #require(writer.lock.withLock { writer.state.clusters.first })
@@ -180,7 +180,7 @@ import Testing
         for n in 1...120 { _ = try writer.append(entry(n, payloadSize: 300)) }
         fileSystem.inject(fault)
         try writer.checkpoint()  // the index files are written; the cluster file fails in the background
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         #expect(fileSystem.firedCount > 0)
         #expect(clusters(writer).isEmpty)
         #expect(try clusterFiles(temp.data).isEmpty)  // no temporary file left behind
@@ -188,7 +188,7 @@ import Testing
         _ = try writer.append(entry(121, payloadSize: 300))  // appends go on
         fileSystem.clearFaults()
         try writer.checkpoint()
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         #expect(clusters(writer).map(\.1) == [121])
         try expectSameAnswers(writer, "written")
     }
@@ -292,7 +292,7 @@ import Testing
         #expect(writer.head.seq == 399)
         try expectSameAnswers(writer, "after the cut")
         // The open deleted the retired file and copies its records again in the background.
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         #expect(try clusterFiles(temp.data) == [SubjectCluster.fileName(from: 0, through: 399)])
         writer.close()
         let reader = try EventLog.openReader(at: temp.data)
@@ -307,7 +307,7 @@ import Testing
         #expect(try clusterFiles(temp.data).isEmpty)
         let writer = try openWriter(temp.data, options: Self.options)
         defer { writer.close() }
-        writer.lock.withLock { writer.stopClusteringLocked() }
+        writer.lock.withLock { writer.stopMaintenanceLocked() }
         try writer.rebuildIndexes()
         #expect(clusters(writer).map(\.0) == [0])
         #expect(clusters(writer).last?.1 == 400)

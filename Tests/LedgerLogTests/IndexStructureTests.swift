@@ -177,7 +177,7 @@ import Testing
         let log = try EventLog.openReader(at: temp.data)
         defer { log.close() }
         #expect(log.seqs(forSubjectKey: "user:3").count == 43)  // loads the index files
-        let (index, segments) = log.lock.withLock { (log.state.subjects, log.state.segments) }
+        let (index, segments) = log.lock.withLock { (log.state.indexes.subjects, log.state.segments) }
         #expect(segments.count > 10)
         for key in ["user:3", "otid:2000005"] {
             let candidates = index.placedCandidates(hash: StableHash.hash(key))

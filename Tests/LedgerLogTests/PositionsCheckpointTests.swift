@@ -1,7 +1,8 @@
-import LedgerLog
 import LedgerStore
 import LedgerSystem
 import Testing
+
+@testable import LedgerLog
 
 /// A reader's open takes the records `index/positions.idx` lists from it instead of walking them: the same log,
 /// the same answers, whatever state the file is in.
@@ -158,7 +159,10 @@ import Testing
         let temp = TempDirectory()
         let log = try openWriter(temp.data, options: LogOptions(segmentSize: 4096, checkpointInterval: 20))
         try appendEach(log, 1...25, payloadSize: 200)
+        // The maintenance worker writes the checkpoint of record 20 while the appends go on: its turn ends.
+        log.lock.withLock { log.stopMaintenanceLocked() }
         #expect(DerivedFile.read(positions(temp))?.coveredSeq == 20)
+        #expect(log.lock.withLock { log.state.indexes.coveredSeq } == 20)
         log.close()
         #expect(DerivedFile.read(positions(temp))?.coveredSeq == 25)
     }

@@ -37,22 +37,61 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// Everything that changes, guarded by `lock`.
+    /// Everything that changes, guarded by `lock`, in the parts that change together.
     struct State {
+        /// What the directory is bound to.
+        var binding: Binding
+        /// The segment files, in order; the last one takes the appends.
+        var segments: [Segment] = []
+        /// The last record.
+        var head = Head()
+        /// The idempotency-key and subject-key indexes, and how far the index files cover them.
+        var indexes = Indexes()
+        /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
+        var clusters: [SubjectCluster] = []
+        /// Whether the maintenance worker has its turn: a checkpoint and cluster files in the background, or
+        /// `close` and `rebuildIndexes` finishing the cluster files (one at a time; see `EventLog+Maintenance.swift`).
+        var maintaining = false
+        /// The append side: the group commit and the leader's memory.
+        var writer = Writer()
+        var closed = false
+
+        /// The chain's starting hash for this directory's environment (empty when it is not known yet).
+        var headHashAtGenesis: [UInt8] { binding.environment.map { LogFormat.genesis(environment: $0) } ?? [] }
+
+        init(environment: String?, metaWritten: Bool, identity: AppIdentity?) {
+            binding = Binding(environment: environment, metaWritten: metaWritten, identity: identity)
+        }
+    }
+
+    /// What the directory is bound to, as `meta` says (or will, once written).
+    struct Binding {
         var environment: String?
+        /// Whether `meta` holds the binding yet.
         var metaWritten: Bool
         /// The app identity `meta` holds, or (a writer's, while `metaWritten` is false) the one it binds next.
         var identity: AppIdentity?
-        var segments: [Segment] = []
-        var headSeq: UInt64 = 0
-        var headHash: [UInt8] = []
-        var headTime: Int64 = 0
+    }
+
+    /// The last record: its seq (0 when empty), chain hash and recorded time.
+    struct Head {
+        var seq: UInt64 = 0
+        var hash: [UInt8] = []
+        var time: Int64 = 0
+    }
+
+    /// The in-memory indexes.
+    struct Indexes {
         var keys = KeyIndex()
         var subjects = SubjectIndex()
-        /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
-        var clusters: [SubjectCluster] = []
-        /// Whether a cluster file is being written (in the background, or by `close`).
-        var clusterBuilding = false
-        var closed = false
+        /// The head the index files were last written for.
+        var coveredSeq: UInt64 = 0
+        /// False for a reader until its first index query loads or builds the indexes.
+        var ready = true
+    }
+
+    /// The append side.
+    struct Writer {
         /// The group commit's queue, leader and outcomes.
         var commits = GroupCommitQueue<PendingAppend, Result<[AppendOutcome], LogError>>(
             maxWeight: LogOptions().maxBatchRecords, weight: { $0.entries.count })
@@ -60,14 +99,8 @@ public final class EventLog: @unchecked Sendable {
         let buffer = FrameBuffer()
         /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
         var dirtyTail: (segment: Int, size: Int64)?
-        var indexedSeq: UInt64 = 0
-        /// False for a reader until its first index query loads or builds the indexes.
-        var indexesReady = true
         /// Told the number of records of every batch made durable (for metrics).
         var batchObserver: (@Sendable (Int) -> Void)?
-
-        /// The chain's starting hash for this directory's environment (empty when it is not known yet).
-        var headHashAtGenesis: [UInt8] { environment.map { LogFormat.genesis(environment: $0) } ?? [] }
     }
 
     init(
@@ -81,7 +114,7 @@ public final class EventLog: @unchecked Sendable {
         self.clock = clock
         self.writerLock = writerLock
         self.state = state
-        self.state.commits = GroupCommitQueue(maxWeight: options.maxBatchRecords, weight: { $0.entries.count })
+        self.state.writer.commits = GroupCommitQueue(maxWeight: options.maxBatchRecords, weight: { $0.entries.count })
         self.recovery = recovery
         self.lostRecords = lostRecords
         evidencePacks = EvidenceStore(
@@ -140,22 +173,22 @@ public final class EventLog: @unchecked Sendable {
     /// The last record's seq (0 when empty) and its chain hash (the genesis hash when empty; empty bytes when
     /// the environment is not known yet).
     public var head: (seq: UInt64, hash: [UInt8]) {
-        lock.withLock { (state.headSeq, state.headHash) }
+        lock.withLock { (state.head.seq, state.head.hash) }
     }
 
     /// The time of the last record, in ms since the epoch (0 when empty).
     public var headTime: Int64 {
-        lock.withLock { state.headTime }
+        lock.withLock { state.head.time }
     }
 
     /// The app identity the directory is bound to (for a writer, the one it binds at its first write), if any.
     public var appIdentity: AppIdentity? {
-        lock.withLock { state.identity }
+        lock.withLock { state.binding.identity }
     }
 
     /// The environment the directory is bound to (nil until its first write when none was given).
     public var environment: String? {
-        lock.withLock { state.environment }
+        lock.withLock { state.binding.environment }
     }
 
     /// The data directory's path.
@@ -168,15 +201,15 @@ public final class EventLog: @unchecked Sendable {
     public func close() {
         let building = lock.withLock { () -> Bool in
             if state.closed || !isWriter { return false }
-            stopClusteringLocked()
-            state.clusterBuilding = options.clusterMinimum > 0
-            return state.clusterBuilding
+            stopMaintenanceLocked()
+            state.maintaining = options.clusterMinimum > 0
+            return state.maintaining
         }
         // The records no cluster file holds yet get theirs (not holding the lock: the build reads the log).
         if building { clusterRecords(finishing: true, merging: false) }
         let segments: [Segment]? = lock.withLock {
             if state.closed { return nil }
-            if isWriter && state.indexedSeq != state.headSeq { try? writeIndexesLocked() }
+            if isWriter && state.indexes.coveredSeq != state.head.seq { try? writeIndexesLocked() }
             state.closed = true
             lock.broadcast()  // wake long-pollers
             return state.segments

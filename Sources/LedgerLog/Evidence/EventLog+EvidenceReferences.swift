@@ -28,7 +28,7 @@ extension EventLog {
             throw LogError.system(error, "recovering the evidence packs in \(directory.evidence)")
         }
         if let tail {
-            let (segments, headSeq) = lock.withLock { (state.segments, state.headSeq) }
+            let (segments, headSeq) = lock.withLock { (state.segments, state.head.seq) }
             if let (seq, digest) = try Self.firstReference(
                 fileSystem, segments, through: headSeq, finder: options.evidenceReferences,
                 to: Set(tail.digests.keys))

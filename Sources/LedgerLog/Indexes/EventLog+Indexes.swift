@@ -9,7 +9,7 @@ extension EventLog {
             let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
                 guard !state.closed else { throw Self.closedError }
                 try ensureIndexesLocked()
-                return (state.subjects.candidates(hash: hash), state.segments)
+                return (state.indexes.subjects.candidates(hash: hash), state.segments)
             })
         else { return [] }
         // Confirm: two subjects may share a 64-bit hash.
@@ -25,7 +25,7 @@ extension EventLog {
         let (candidates, segments) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try ensureIndexesLocked()
-            return (state.subjects.candidates(hash: hash), state.segments)
+            return (state.indexes.subjects.candidates(hash: hash), state.segments)
         }
         var records: [LogRecord] = []
         for seq in candidates where !seen.contains(seq) {
@@ -52,15 +52,15 @@ extension EventLog {
     public var subjectCount: Int {
         lock.withLock {
             guard !state.closed, (try? ensureIndexesLocked()) != nil else { return 0 }
-            return state.subjects.subjectCount
+            return state.indexes.subjects.subjectCount
         }
     }
 
     /// Loads a reader's indexes on first use: from the index files when they match this log (then only the
     /// records after their covered seq are indexed), else by scanning the whole log. Holding the lock.
     func ensureIndexesLocked() throws(LogError) {
-        guard !state.indexesReady else { return }
-        if let (keys, subjects, covered, hash) = Self.loadIndexFiles(fileSystem, directory), covered <= state.headSeq,
+        guard !state.indexes.ready else { return }
+        if let (keys, subjects, covered, hash) = Self.loadIndexFiles(fileSystem, directory), covered <= state.head.seq,
             hash
                 == (covered == 0
                     ? state.headHashAtGenesis : (try? Self.readRecord(fileSystem, state.segments, seq: covered))?.hash)
@@ -69,25 +69,25 @@ extension EventLog {
             var keyIndex = consume keys
             var subjectIndex = consume subjects
             subjectIndex.placeGroups(state.segments)
-            try Self.scan(fileSystem, state.segments, from: covered + 1, through: state.headSeq, checkCRC: true) {
+            try Self.scan(fileSystem, state.segments, from: covered + 1, through: state.head.seq, checkCRC: true) {
                 view, _, _ in
                 Self.index(view, keys: &keyIndex, subjects: &subjectIndex)
                 return true
             }
-            state.keys = keyIndex
-            state.subjects = subjectIndex
-            state.indexedSeq = covered
+            state.indexes.keys = keyIndex
+            state.indexes.subjects = subjectIndex
+            state.indexes.coveredSeq = covered
         } else {
             try rebuildIndexesLocked()
         }
         loadClustersLocked()
-        state.indexesReady = true
+        state.indexes.ready = true
     }
 
     /// Looks a key up, confirming a hash hit by reading the record. Holding the lock.
     func lookupKeyLocked(_ key: String, hash: UInt64) -> UInt64? {
         let segments = state.segments
-        return state.keys.seq(for: key, hash: hash) { seq in
+        return state.indexes.keys.seq(for: key, hash: hash) { seq in
             (try? Self.readRecord(fileSystem, segments, seq: seq))?.idempotencyKey
         }
     }
@@ -97,14 +97,16 @@ extension EventLog {
     public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
         let clustering = try lock.withLock { () throws(LogError) -> Bool in
             guard !state.closed else { throw Self.closedError }
+            // The maintenance worker's turn ends first: it writes index files of the indexes being replaced.
+            stopMaintenanceLocked()
+            guard !state.closed else { throw Self.closedError }
             try rebuildIndexesLocked(progress: progress)
-            state.indexesReady = true
+            state.indexes.ready = true
             guard isWriter else { return false }
             try writeIndexesLocked()
-            stopClusteringLocked()
             dropClustersLocked()
-            state.clusterBuilding = options.clusterMinimum > 0
-            return state.clusterBuilding
+            state.maintaining = options.clusterMinimum > 0
+            return state.maintaining
         }
         // The cluster files, written again (not holding the lock: appends go on meanwhile).
         if clustering, let failure = clusterRecords(finishing: true) { throw failure }
@@ -112,27 +114,42 @@ extension EventLog {
 
     /// Rebuilds the in-memory indexes by scanning the whole log. Holding the lock.
     func rebuildIndexesLocked(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
-        let records = Int(min(state.headSeq, 1 << 28))
+        let records = Int(min(state.head.seq, 1 << 28))
         var keys = KeyIndex(table: HashTable64(capacity: records))
         var subjects = SubjectIndex(heads: HashTable64(capacity: records / 2))
-        try Self.scan(fileSystem, state.segments, from: 1, through: state.headSeq, checkCRC: true) { view, _, _ in
+        try Self.scan(fileSystem, state.segments, from: 1, through: state.head.seq, checkCRC: true) { view, _, _ in
             Self.index(view, keys: &keys, subjects: &subjects)
             if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
             return true
         }
-        state.keys = keys
-        state.subjects = subjects
-        state.indexedSeq = 0
+        state.indexes.keys = keys
+        state.indexes.subjects = subjects
+        state.indexes.coveredSeq = 0
     }
 
     /// Writes the index files (keys, subjects, components, record positions) for the current head. Holding the lock.
     func writeIndexesLocked() throws(LogError) {
-        let covered = state.headSeq
-        let hash = state.headHash
+        let snapshot = indexSnapshotLocked()
+        try writeIndexFiles(snapshot)
+        state.indexes.coveredSeq = snapshot.covered
+    }
+
+    /// What the index files of the current head hold, taken holding the lock. The indexes are copied on write, so
+    /// taking it costs nothing; the next append that changes them copies them once.
+    func indexSnapshotLocked() -> IndexSnapshot {
+        IndexSnapshot(
+            covered: state.head.seq, hash: state.head.hash, keys: state.indexes.keys,
+            subjects: state.indexes.subjects, segments: state.segments)
+    }
+
+    /// Writes the index files of `snapshot`, each durably (temporary file, fsync, rename). Needs no lock, but only
+    /// one writer of index files at a time (the lock's holder or the maintenance worker, in turn).
+    func writeIndexFiles(_ snapshot: IndexSnapshot) throws(LogError) {
+        let (covered, hash) = (snapshot.covered, snapshot.hash)
         try DerivedFile.write(
-            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: state.keys.encoded()),
+            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: snapshot.keys.encoded()),
             to: Path.join(directory.index, Self.keysIndexName), fileSystem: fileSystem)
-        let subjects = state.subjects.encoded()
+        let subjects = snapshot.subjects.encoded()
         try DerivedFile.write(
             DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: subjects),
             to: Path.join(directory.index, Self.subjectsIndexName), fileSystem: fileSystem)
@@ -149,13 +166,12 @@ extension EventLog {
         // A sealed segment whose last record no longer reads leaves the last positions file as it was: readers
         // then walk what it does not list.
         if let positions = try? RecordPositions(
-            state.segments, headSeq: covered, headHash: hash, fileSystem: fileSystem)
+            snapshot.segments, headSeq: covered, headHash: hash, fileSystem: fileSystem)
         {
             try DerivedFile.write(
                 DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: positions.encoded()),
                 to: Path.join(directory.index, Self.positionsIndexName), fileSystem: fileSystem)
         }
-        state.indexedSeq = covered
     }
 
     /// Writes a derived file (e.g. a projection snapshot) under `index/`, stamped with the current head.

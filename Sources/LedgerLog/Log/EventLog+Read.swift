@@ -23,7 +23,7 @@ extension EventLog {
     ) throws {
         let (segments, head) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
-            return (state.segments, state.headSeq)
+            return (state.segments, state.head.seq)
         }
         var failure: (any Error)?
         try Self.scan(fileSystem, segments, from: max(seq, 1), through: head, checkCRC: true) { view, name, offset in

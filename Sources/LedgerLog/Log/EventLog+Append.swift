@@ -85,11 +85,11 @@ extension EventLog {
         lock.lock()
         defer { lock.unlock() }
         guard !state.closed else { throw Self.closedError }
-        let ticket = state.commits.enqueue { ticket in
+        let ticket = state.writer.commits.enqueue { ticket in
             PendingAppend(ticket: ticket, entries: entries, syncEvidenceFirst: syncingEvidenceFirst)
         }
         while true {
-            switch state.commits.next(ticket) {
+            switch state.writer.commits.next(ticket) {
             case .done(let result): return try result.get()
             case .wait: lock.wait()
             case .lead(let batch): leadLocked(batch.map(\.request))
@@ -103,7 +103,7 @@ extension EventLog {
     public func observeBatches(_ observer: @escaping @Sendable (Int) -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        state.batchObserver = observer
+        state.writer.batchObserver = observer
     }
 
     /// Appends one entry; see ``append(_:)``.
@@ -117,23 +117,23 @@ extension EventLog {
     private func leadLocked(_ batch: [PendingAppend]) {
 
         let result: Result<(BatchPlan, BatchWrite), LogError>
-        if let environment = state.environment {
+        if let environment = state.binding.environment {
             let plan = planLocked(batch)
-            let buffer = state.buffer  // only the leader uses it
+            let buffer = state.writer.buffer  // only the leader uses it
             let last = state.segments.last.map { ($0.name, $0.fd, $0.size, !$0.offsets.isEmpty) }
-            let dirtySegment = state.dirtyTail.map { tail in
+            let dirtySegment = state.writer.dirtyTail.map { tail in
                 (state.segments[tail.segment].name, state.segments[tail.segment].fd, tail.size)
             }
             let context = WriteContext(
-                last: last, segmentCount: state.segments.count, dirty: dirtySegment, headHash: state.headHash,
-                environment: environment, metaWritten: state.metaWritten, identity: state.identity,
-                dirtyTail: state.dirtyTail,
+                last: last, segmentCount: state.segments.count, dirty: dirtySegment, headHash: state.head.hash,
+                environment: environment, metaWritten: state.binding.metaWritten, identity: state.binding.identity,
+                dirtyTail: state.writer.dirtyTail,
                 syncEvidenceFirst: batch.contains { $0.syncEvidenceFirst })
             lock.unlock()
             let (written, newSegment, dirty) = writeBatch(plan, context, buffer)
             lock.lock()
             if let newSegment { state.segments.append(newSegment) }
-            state.dirtyTail = dirty
+            state.writer.dirtyTail = dirty
             buffer.shrink(above: 64 << 20)
             result = written.map { (plan, $0) }
         } else {
@@ -146,23 +146,24 @@ extension EventLog {
         switch result {
         case .success(let (plan, written)):
             applyLocked(plan, written)
-            state.commits.finish(zip(plan.tickets, plan.outcomes).lazy.map { ($0, .success($1)) })
-            state.batchObserver?(plan.records.count)
+            state.writer.commits.finish(zip(plan.tickets, plan.outcomes).lazy.map { ($0, .success($1)) })
+            state.writer.batchObserver?(plan.records.count)
         case .failure(let error):
-            state.commits.finish(batch.lazy.map { ($0.ticket, .failure(error)) })
+            state.writer.commits.finish(batch.lazy.map { ($0.ticket, .failure(error)) })
         }
         lock.broadcast()
-        if options.checkpointInterval > 0 && state.headSeq - state.indexedSeq >= UInt64(options.checkpointInterval) {
-            try? writeIndexesLocked()
-            startClusteringLocked()
+        if options.checkpointInterval > 0
+            && state.head.seq - state.indexes.coveredSeq >= UInt64(options.checkpointInterval)
+        {
+            startMaintenanceLocked(checkpoint: true)
         }
     }
 
     /// Assigns seqs and times, and finds duplicates (in the log or earlier in the batch). Holding the lock.
     private func planLocked(_ batch: [PendingAppend]) -> BatchPlan {
         var plan = BatchPlan(batch: batch)
-        var nextSeq = state.headSeq + 1
-        var time = state.headTime
+        var nextSeq = state.head.seq + 1
+        var time = state.head.time
         let now = clock()
         var entryCount = 0
         for request in batch { entryCount += request.entries.count }
@@ -172,7 +173,7 @@ extension EventLog {
         // Keys earlier in this batch: hash → index in plan.records + 1; distinct keys sharing a hash go by name.
         var inBatch = HashTable64(capacity: entryCount)
         var inBatchCollisions: [String: UInt64] = [:]
-        let keys = state.keys
+        let keys = state.indexes.keys
         for requestIndex in batch.indices {
             var outcomes: [AppendOutcome] = []
             outcomes.reserveCapacity(batch[requestIndex].entries.count)
@@ -221,15 +222,15 @@ extension EventLog {
     /// at once (their cache misses overlapping too), a small one in turn.
     private func applyLocked(_ plan: BatchPlan, _ written: BatchWrite) {
         guard let last = plan.records.last else { return }
-        state.metaWritten = true
+        state.binding.metaWritten = true
         let index = state.segments.count - 1
         state.segments[index].offsets.append(contentsOf: written.offsets)
         state.segments[index].size = written.end
         // Moved out of the state while updated: unique (no copy on write) and no exclusivity check per record.
-        var keys = state.keys
-        var subjects = state.subjects
-        state.keys = KeyIndex()
-        state.subjects = SubjectIndex()
+        var keys = state.indexes.keys
+        var subjects = state.indexes.subjects
+        state.indexes.keys = KeyIndex()
+        state.indexes.subjects = SubjectIndex()
         if plan.records.count >= Self.parallelApply && onlineProcessorCount > 1 {
             withUnsafeMutablePointer(to: &keys) { keys in
                 withUnsafeMutablePointer(to: &subjects) { subjects in
@@ -247,11 +248,11 @@ extension EventLog {
             Self.insertKeys(plan, into: &keys)
             Self.insertSubjects(plan, written, into: &subjects)
         }
-        state.keys = keys
-        state.subjects = subjects
-        state.headSeq = last.seq
-        state.headTime = last.recordedAt
-        state.headHash = written.lastHash
+        state.indexes.keys = keys
+        state.indexes.subjects = subjects
+        state.head.seq = last.seq
+        state.head.time = last.recordedAt
+        state.head.hash = written.lastHash
     }
 
     /// Adds a batch's idempotency keys (new ones: the plan left duplicates out).

@@ -177,7 +177,7 @@ extension EventLog {
     /// Loads the cluster files (the writer also deletes the unused ones). Holding the lock.
     func loadClustersLocked() {
         let (chain, unused) = Self.loadClusters(
-            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.headSeq)
+            fileSystem, state.segments, indexDirectory: directory.index, headSeq: state.head.seq)
         state.clusters = chain
         if isWriter {
             for name in unused { try? fileSystem.unlink(Path.join(directory.index, name)) }
@@ -194,24 +194,11 @@ extension EventLog {
         max(UInt64(options.clusterMinimum), min(clusteredSeqLocked, Self.clusterFileRecords) / 2)
     }
 
-    /// Starts adding cluster files in the background when enough records are in none
-    /// (``clusterThresholdLocked``) and no build is running. Holding the lock.
-    func startClusteringLocked() {
-        guard isWriter, options.clusterMinimum > 0, !state.closed, !state.clusterBuilding,
-            state.headSeq - clusteredSeqLocked >= clusterThresholdLocked
-        else { return }
-        state.clusterBuilding = true
-        do {
-            try startThread(detached: true) { [self] in clusterRecords(finishing: false) }
-        } catch {
-            state.clusterBuilding = false
-        }
-    }
-
     /// Adds cluster files until fewer records than ``clusterThresholdLocked`` are in none (`finishing`, at close
     /// and for a rebuild: fewer than ``LogOptions/clusterMinimum``), merging the last two after each while they are
     /// close in size when `merging` (see ``mergeClusters()``), then clears `clusterBuilding` (which the caller
-    /// set). A failed build stops it and is returned (the next checkpoint tries again).
+    /// set), ending the maintenance worker's turn. A failed build stops it and is returned (the next checkpoint
+    /// tries again).
     @discardableResult
     func clusterRecords(finishing: Bool, merging: Bool = true) -> LogError? {
         var failure: LogError?
@@ -219,11 +206,11 @@ extension EventLog {
             let job = lock.withLock { () -> (segments: [Segment], from: UInt64, through: UInt64, hash: [UInt8])? in
                 let from = clusteredSeqLocked
                 let threshold = finishing ? UInt64(options.clusterMinimum) : clusterThresholdLocked
-                guard !state.closed, state.headSeq > from, state.headSeq - from >= threshold else { return nil }
-                let through = min(state.headSeq, from + Self.clusterFileRecords)
+                guard !state.closed, state.head.seq > from, state.head.seq - from >= threshold else { return nil }
+                let through = min(state.head.seq, from + Self.clusterFileRecords)
                 let hash =
-                    through == state.headSeq
-                    ? state.headHash : (try? Self.readRecord(fileSystem, state.segments, seq: through))?.hash
+                    through == state.head.seq
+                    ? state.head.hash : (try? Self.readRecord(fileSystem, state.segments, seq: through))?.hash
                 return hash.map { (state.segments, from, through, $0) }
             }
             guard let job else { break }
@@ -247,7 +234,7 @@ extension EventLog {
             if merging { mergeClusters() }
         }
         lock.withLock {
-            state.clusterBuilding = false
+            state.maintaining = false
             lock.broadcast()
         }
         return failure
@@ -258,11 +245,5 @@ extension EventLog {
     func dropClustersLocked() {
         for cluster in state.clusters { try? fileSystem.unlink(clusterPath(cluster)) }
         state.clusters = []
-    }
-
-    /// Waits until no cluster build runs (a caller that must keep new ones from starting then sets
-    /// `clusterBuilding` itself). Holding the lock, which the wait releases meanwhile.
-    func stopClusteringLocked() {
-        while state.clusterBuilding { lock.wait() }
     }
 }

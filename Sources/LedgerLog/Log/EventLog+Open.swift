@@ -89,10 +89,11 @@ extension EventLog {
             environment: meta?.environment ?? walk.environment ?? environment,
             metaWritten: meta != nil && binding == nil, identity: binding ?? bound)
         state.segments = segments
-        state.headSeq = walk.headSeq
-        state.headTime = walk.headTime
-        state.headHash =
-            walk.headHash.isEmpty ? (state.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
+        state.head.seq = walk.headSeq
+        state.head.time = walk.headTime
+        state.head.hash =
+            walk.headHash.isEmpty
+            ? (state.binding.environment.map { LogFormat.genesis(environment: $0) } ?? []) : walk.headHash
         let coverageHolds =
             covered == 0 || (covered <= walk.headSeq && coveredHash != nil && coveredHash == persistedHash)
         // Index files written for records the log no longer holds: acknowledged records are gone. Reported, and
@@ -104,12 +105,12 @@ extension EventLog {
             directory: layout, fileSystem: fileSystem, options: options, clock: clock, writerLock: writerLock,
             state: state, recovery: recovery, lostRecords: lost)
         if !writable {
-            log.state.indexesReady = false
+            log.state.indexes.ready = false
         } else if coverageHolds {
             subjectIndex.placeGroups(segments)
-            log.state.keys = keyIndex
-            log.state.subjects = subjectIndex
-            log.state.indexedSeq = covered
+            log.state.indexes.keys = keyIndex
+            log.state.indexes.subjects = subjectIndex
+            log.state.indexes.coveredSeq = covered
         } else {
             do {
                 try log.lock.withLock { () throws(LogError) in try log.rebuildIndexesLocked() }
@@ -131,13 +132,13 @@ extension EventLog {
                 throw error
             }
         }
-        if writable && (log.state.headSeq - log.state.indexedSeq >= 10_000 || lost != nil) {
+        if writable && (log.state.head.seq - log.state.indexes.coveredSeq >= 10_000 || lost != nil) {
             log.lock.withLock { try? log.writeIndexesLocked() }
         }
         if writable {
             log.lock.withLock {
                 log.loadClustersLocked()
-                log.startClusteringLocked()
+                log.startMaintenanceLocked(checkpoint: false)
             }
         }
         return log

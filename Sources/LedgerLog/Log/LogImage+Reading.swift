@@ -87,7 +87,7 @@ extension EventLog {
     private func makeImage(copyLimit: Int) throws(LogError) -> LogImage? {
         let (segments, head, hash) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
-            return (state.segments, state.headSeq, state.headHash)
+            return (state.segments, state.head.seq, state.head.hash)
         }
         return try LogImage.make(
             log: self, segments: segments, headSeq: head, copyLimit: copyLimit, tail: (tailStaysWhole(), hash))

@@ -18,10 +18,10 @@ extension EventLog {
         deadline.tv_nsec = total % 1_000_000_000
         lock.lock()
         defer { lock.unlock() }
-        while state.headSeq <= seq && !state.closed {
+        while state.head.seq <= seq && !state.closed {
             if !lock.wait(until: deadline) { break }
         }
-        return state.headSeq
+        return state.head.seq
     }
 
     /// Writes the index files now (they are also written at close and every
@@ -31,8 +31,10 @@ extension EventLog {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
         try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
+            stopMaintenanceLocked()
+            guard !state.closed else { throw Self.closedError }
             try writeIndexesLocked()
-            startClusteringLocked()
+            startMaintenanceLocked(checkpoint: false)
         }
     }
 }

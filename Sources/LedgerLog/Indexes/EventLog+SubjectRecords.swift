@@ -39,7 +39,7 @@ extension EventLog {
         var (candidates, segments, clusters) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
             try ensureIndexesLocked()
-            return (state.subjects.placedCandidates(hash: hash), state.segments, state.clusters)
+            return (state.indexes.subjects.placedCandidates(hash: hash), state.segments, state.clusters)
         }
         var kept = 0
         for index in candidates.seqs.indices where wanted(candidates.seqs[index]) {
