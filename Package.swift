@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Pure domain: catalog, records, the entitlement fold. No I/O, no clocks, no Foundation.
         .target(name: "LedgerCore"),
@@ -42,6 +45,10 @@ let package = Package(
         .target(
             name: "LedgerAppStore",
             dependencies: ["LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerSystem"]),
+        // The App Store Server API client: the in-app purchase key's JWT, HTTPS over libcurl, retries, endpoints.
+        .target(
+            name: "LedgerAppStoreAPI",
+            dependencies: ["CCurl", "LedgerAppStore", "LedgerCore", "LedgerJSON", "LedgerCrypto", "LedgerSystem"]),
         // The App Store's side, for tests and the simulator only: an Apple-style PKI (Apple's OIDs) and a JWS
         // signer. Never linked into verification.
         .target(
@@ -85,7 +92,7 @@ let package = Package(
             name: "LedgerCLI",
             dependencies: [
                 "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerStore", "LedgerAppStore", "LedgerService",
-                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI", "LedgerPostgres",
+                "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI", "LedgerPostgres", "LedgerAppStoreAPI",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
@@ -98,11 +105,12 @@ let package = Package(
                 "LedgerHTTP", "LedgerJSON", "LedgerCore", "LedgerService", "LedgerAppStore", "LedgerSystem",
                 "LedgerTesting",
             ]),
-        // Test support: record builders, temporary directories, a test PKI.
+        // Test support: record builders, temporary directories, a test PKI, a fake App Store Server API.
         .target(
             name: "LedgerTesting",
             dependencies: [
                 "LedgerAppStoreTestKit", "LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem",
+                "LedgerHTTP",
             ]),
         // Signed notifications from the test PKI for end-to-end scripts (Scripts/postgres-two-servers).
         .executableTarget(
@@ -124,6 +132,12 @@ let package = Package(
         .testTarget(
             name: "LedgerAppStoreTests",
             dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
+        .testTarget(
+            name: "LedgerAppStoreAPITests",
+            dependencies: [
+                "LedgerAppStoreAPI", "LedgerAppStore", "LedgerTesting", "LedgerCrypto", "LedgerJSON", "LedgerHTTP",
+                "LedgerCore",
+            ]),
         .testTarget(
             name: "LedgerServiceTests",
             dependencies: [

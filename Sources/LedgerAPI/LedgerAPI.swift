@@ -81,8 +81,14 @@ public struct LedgerAPI: Sendable {
         if surface != .api {
             router.post("/webhooks/apple") { request in try webhook(request) }
         }
-        router.get("/healthz") { _ in
-            .json(.object(["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]))
+        router.get("/healthz") { [metrics, clock] _ in
+            var object: JSONObject = ["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]
+            // With `serve --reconcile-every`: degraded (still 200: the webhook works) once pulls fail too long.
+            if let reconcile = metrics.reconcileHealthReport(now: clock()) {
+                if reconcile.degraded { object["status"] = "degraded" }
+                object["reconcile"] = reconcile.report
+            }
+            return .json(.object(object))
         }
         guard surface != .webhook else { return router }
         let heavy = read + [heavyReads as any HTTPMiddleware]

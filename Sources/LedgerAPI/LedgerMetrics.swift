@@ -10,7 +10,9 @@ public final class LedgerMetrics: Sendable {
     public let http: ServerMetrics
     /// Webhook append latency (verification excluded), seconds.
     public let appendLatency: Histogram
-    private let registry: MetricsRegistry
+    let registry: MetricsRegistry
+    /// The scheduled App Store API pull's health, once ``enableReconcile(degradedAfterMilliseconds:startedAt:)``.
+    let reconcileHealth = Mutex<ReconcileHealth?>(nil)
     private let outcomes = Mutex<[String: Counter]>([:])
 
     /// Creates the metrics for a ledger and its verifier.

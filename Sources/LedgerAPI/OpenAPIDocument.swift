@@ -341,8 +341,15 @@ public enum OpenAPIDocument {
                         type: object
                         required: [status, head]
                         properties:
-                          status: {type: string, const: ok}
+                          status: {type: string, enum: [ok, degraded]}
                           head: {type: integer}
+                          reconcile:
+                            description: With serve --reconcile-every; degraded once pulls fail too long.
+                            type: object
+                            properties:
+                              lastSuccess: {type: [integer, "null"]}
+                              failingSince: {type: [integer, "null"]}
+                              lastError: {type: string}
                 default: {$ref: "#/components/responses/Error"}
           /metrics:
             get:

@@ -169,8 +169,46 @@ public enum LedgerCommands {
         CommandSpec(
             name: "reconcile",
             summary: "Import App Store Server API or verifyReceipt responses: only new facts.",
-            usage: ["reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE"],
-            options: verify + [data, store, json, catalog], positionals: 1...1, positionalName: "FILE"),
+            usage: [
+                "reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE",
+                "reconcile --from-api --since T [--until T] --key-file F --key-id K --issuer-id I [--api-base-url URL] "
+                    + "[--api-ca-file F] [VERIFY FLAGS] [--data DIR | --store URL]",
+            ],
+            discussion: """
+                FILE holds App Store Server API responses (transaction history, subscription statuses) or legacy \
+                verifyReceipt responses. With --from-api the ledger fetches them itself: Get Notification History \
+                for the window (every page; windows over 180 days split), each notification verified exactly as \
+                the webhook verifies it, then Get Transaction History for every subscription the window touched. \
+                Only facts the log lacks are appended. Prints {"appended":N,"alreadyKnown":N,"rejected":N}; exit 0 \
+                when nothing was rejected, else 1 (a refused item is named with Apple's status, and nothing of its \
+                input is appended). 5xx and 429 answers are retried with backoff (honouring Retry-After); a 401 \
+                renews the token once.
+                """,
+            options: verify + [
+                data, store, json, catalog,
+                OptionSpec("--from-api", "Pull from the App Store Server API instead of reading FILE."),
+                OptionSpec("--since", value: "T", "With --from-api: the window's start."),
+                OptionSpec("--until", value: "T", "With --from-api: the window's end (default: now)."),
+                OptionSpec("--only-failures", "With --from-api: only notifications Apple failed to deliver."),
+            ] + APIClientSettings.options, positionals: 0...1, positionalName: "FILE"),
+        CommandSpec(
+            name: "appstore", summary: "Ask the App Store Server API; print its answer verified and decoded.",
+            usage: [
+                "appstore history|transaction|statuses|refunds TRANSACTION_ID --key-file F --key-id K --issuer-id I "
+                    + "[VERIFY FLAGS] [--json]",
+                "appstore order ORDER_ID --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+                "appstore test-notification [TOKEN] --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+            ],
+            discussion: """
+                history: Get Transaction History v2 (every page); transaction: Get Transaction Info; statuses: Get \
+                All Subscription Statuses; refunds: Get Refund History; order: Look Up Order ID (the order id on \
+                the customer's receipt email); test-notification: Request a Test Notification (prints its token), \
+                or with TOKEN Get Test Notification Status. Every signed transaction and renewal info is verified as the \
+                webhook verifies it, against the data directory's environment and app, and printed decoded. \
+                Writes and links nothing. Exit 1 when Apple refuses or a signature does not verify.
+                """,
+            options: verify + [data, store, json, catalog] + APIClientSettings.options, positionals: 1...2,
+            positionalName: "SUBCOMMAND ID"),
         CommandSpec(
             name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
             usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],
@@ -229,7 +267,8 @@ public enum LedgerCommands {
             name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
             usage: [
                 "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
-                    + " [--read-token-file F] [--admin-token-file F]",
+                    + " [--read-token-file F] [--admin-token-file F]"
+                    + " [--reconcile-every DURATION --key-file F --key-id K --issuer-id I]",
                 "serve [VERIFY FLAGS] [--data DIR | --store URL] --webhook-listen HOST:PORT --api-listen HOST:PORT"
                     + " [--read-token-file F] [--admin-token-file F]",
             ],
@@ -260,7 +299,16 @@ public enum LedgerCommands {
                 OptionSpec("--read-token", value: "T", "The read token itself; visible in ps, prefer the file."),
                 OptionSpec("--admin-token", value: "T", "The admin token itself; visible in ps, prefer the file."),
                 catalog,
-            ],
+                OptionSpec(
+                    "--reconcile-every", value: "DURATION",
+                    "Run reconcile --from-api on this schedule (30s, 15m, 1h) with the key flags below."),
+                OptionSpec(
+                    "--reconcile-since", value: "T",
+                    "Where the first scheduled pull starts, with no cursor yet (default: four days back)."),
+                OptionSpec(
+                    "--reconcile-degraded-after", value: "DURATION",
+                    "/healthz says degraded once scheduled pulls fail this long (default: 3 runs, at least 1h)."),
+            ] + APIClientSettings.options,
             sections: [serveEndpoints, serveTokens]),
     ]
 

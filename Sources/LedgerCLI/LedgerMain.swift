@@ -45,6 +45,7 @@ public enum LedgerMain {
         case "serve": return try ServeCommand.run(context)
         case "report": return try ReportCommand.run(context)
         case "audit": return try AuditCommand.run(context)
+        case "appstore": return try AppStoreCommand.run(context)
         case "simulate": return try SimulateCommand.run(context)
         case "demo": return try DemoCommand.run(context)
         default:

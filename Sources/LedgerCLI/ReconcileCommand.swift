@@ -7,6 +7,10 @@ import LedgerSystem
 /// `ledger reconcile`: App Store Server API or verifyReceipt responses → only the facts the log lacks.
 enum ReconcileCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        if context.arguments.has("--from-api") { return try ReconcileFromAPICommand.run(context) }
+        guard !context.arguments.positionals.isEmpty else {
+            throw CLIError.usage("missing FILE (or --from-api --since T to pull from Apple)", command: "reconcile")
+        }
         let directory = context.dataDirectory
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
         let bytes = try InputFile.read(context.arguments.positionals[0], limit: 1 << 30)

@@ -2,6 +2,7 @@ import LedgerAPI
 import LedgerCore
 import LedgerHTTP
 import LedgerService
+import LedgerSystem
 
 /// `ledger serve`: the webhook and the read API until SIGTERM or SIGINT, then a graceful stop.
 enum ServeCommand {
@@ -12,6 +13,31 @@ enum ServeCommand {
         for warning in tokens.warnings { Terminal.err("warning: \(warning)\n") }
         let listen = try ServeListeners.resolve(context)
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
+        // `--reconcile-every`: the key is read and checked now, so a bad one is a usage error before serving.
+        let stopping = StopFlag()
+        var schedule: (pull: APIPull, interval: Int64, since: Int64?, degradedAfter: Int64)?
+        if let text = context.arguments.value("--reconcile-every") {
+            guard let interval = ScheduledPull.interval(text) else {
+                throw CLIError.usage(
+                    "--reconcile-every '\(text)' is not a duration of a second or more (30s, 15m, 1h)",
+                    command: "serve")
+            }
+            let client = try APIClientSettings.client(context, verifier: verifier) { [stopping] milliseconds in
+                stopping.pause(milliseconds: Int64(milliseconds))
+            }
+            let since = try context.instant("--reconcile-since")?.milliseconds
+            var degradedAfter = max(3 * interval, 3_600_000)
+            if let text = context.arguments.value("--reconcile-degraded-after") {
+                guard let parsed = ScheduledPull.interval(text) else {
+                    throw CLIError.usage(
+                        "--reconcile-degraded-after '\(text)' is not a duration of a second or more", command: "serve")
+                }
+                degradedAfter = parsed
+            }
+            schedule = (
+                APIPull(client: client, verifier: verifier) { Terminal.err($0 + "\n") }, interval, since, degradedAfter
+            )
+        }
         // Every address is bound before the data directory is opened: a busy port or a bad host leaves nothing
         // behind (no new data directory, no LOCK, no other address).
         let listeners = try listen.bind()
@@ -25,6 +51,15 @@ enum ServeCommand {
         let api = LedgerAPI(
             pipeline: pipeline, readToken: tokens.read, adminToken: tokens.admin, metrics: metrics)
         let accessLog = AccessLog(fileDescriptor: 2)
+        let scheduled = schedule.map {
+            metrics.enableReconcile(
+                degradedAfterMilliseconds: $0.degradedAfter, startedAt: SystemClock.wallMilliseconds())
+            return ScheduledPull(
+                pull: $0.pull, ledger: ledger, dataDirectory: directory, intervalMilliseconds: $0.interval,
+                firstSince: $0.since, metrics: metrics, stopping: stopping)
+        }
+        try scheduled?.start()
+        defer { scheduled?.stop() }
         do {
             // One server per address, each with its own connection slots and threads; the API's threads run at a
             // lower priority, so its reads never take the cores from Apple's deliveries.
@@ -46,6 +81,7 @@ enum ServeCommand {
             let addresses = listen.addresses.map(\.text).joined(separator: " and ")
             throw CLIError.failure("cannot serve on \(addresses): \(error.message)")
         }
+        scheduled?.stop()
         Terminal.err("stopped: head seq \(ledger.head.seq)\n")
         return 0
     }

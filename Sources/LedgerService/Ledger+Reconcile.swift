@@ -41,8 +41,14 @@ extension Ledger {
     /// legacy receipt's environment, `receipt_type`, `bundle_id` and (production) `adam_id` must fit the ledger.
     /// Refused items go to the quarantine, and when any is refused nothing of the call is appended: an input is
     /// imported whole or not at all. Legacy facts are unsigned and marked so.
+    ///
+    /// A transaction named in `uncounted` (ids the caller has already counted, e.g. from the notifications of the
+    /// same pull) is not counted again as `alreadyKnown`; it is still appended, and counted, when it is news.
+    /// A `dryRun` verifies, quarantines and counts but appends nothing (a caller that must know the whole of a
+    /// pull is good before it appends any of it).
     public func reconcile(
-        _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant
+        _ documents: [ReconcileDocument], verifier: SignedDataVerifier, quarantine: Quarantine, now: Instant,
+        uncounted: Set<String> = [], dryRun: Bool = false
     ) throws(ServiceError) -> ReconcileCounts {
         var counts = ReconcileCounts()
         var candidates: [(record: LedgerRecord, evidence: HashedBytes?)] = []
@@ -155,13 +161,17 @@ extension Ledger {
             if try seq(forIdempotencyKey: candidate.record.idempotencyKey) == nil, known.adds(candidate.record) {
                 news.append((candidate.entry, candidate.evidence))
                 known.learn(candidate.record)
+            } else if let transactionId = candidate.record.transaction?.transactionId,
+                uncounted.contains(transactionId)
+            {
+                continue
             } else {
                 counts.alreadyKnown += 1
             }
         }
         // A refused input appends nothing at all, not even its good parts: the operator fixes it (or fetches it
         // again) and reconciles it whole.
-        if !news.isEmpty, counts.rejected == 0 {
+        if !news.isEmpty, counts.rejected == 0, !dryRun {
             for outcome in try append(checked: news) {
                 if case .appended = outcome { counts.appended += 1 } else { counts.alreadyKnown += 1 }
             }

@@ -1,0 +1,178 @@
+import LedgerAppStore
+import LedgerAppStoreAPI
+import LedgerCore
+import LedgerJSON
+
+/// `ledger appstore SUBCOMMAND ID`: asks the App Store Server API and prints its answer, every signed datum
+/// verified as the webhook verifies it (against the data directory's environment and app) and decoded in place.
+/// Writes nothing.
+enum AppStoreCommand {
+    static let subcommands = ["history", "transaction", "statuses", "order", "refunds", "test-notification"]
+
+    static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let command = context.arguments.command
+        let sub = context.arguments.positionals[0]
+        guard subcommands.contains(sub) else {
+            throw CLIError.usage(
+                "unknown appstore subcommand '\(sub)'; use \(subcommands.joined(separator: ", "))", command: command)
+        }
+        if sub == "test-notification" { return try testNotification(context) }
+        guard context.arguments.positionals.count == 2, let id = context.arguments.positionals.last, !id.isEmpty else {
+            throw CLIError.usage(
+                "appstore \(sub) needs \(sub == "order" ? "an ORDER_ID" : "a TRANSACTION_ID")", command: command)
+        }
+        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
+        let client = try APIClientSettings.client(context, verifier: verifier)
+        let answer: JSONValue
+        do throws(AppStoreAPIError) {
+            switch sub {
+            case "history":
+                let pages = try client.transactionHistory(transactionId: id)
+                answer = .object([
+                    "environment": pages.first?.environment.map { .string($0.rawValue) } ?? .null,
+                    "bundleId": pages.first?.bundleId.map { .string($0) } ?? .null,
+                    "signedTransactions": .array(pages.flatMap(\.signedTransactions).map { .string($0) }),
+                ])
+            case "transaction": answer = try client.transactionInfo(transactionId: id)
+            case "statuses": answer = try client.subscriptionStatuses(transactionId: id)
+            case "order": answer = try client.lookUpOrder(orderId: id)
+            default: answer = try refunds(client, id)
+            }
+        } catch {
+            throw CLIError.failure("\(error.message)")
+        }
+        let decoded: JSONValue
+        do throws(VerificationError) {
+            decoded = try verify(answer, verifier)
+        } catch {
+            if context.json {
+                context.printJSON(
+                    .object([
+                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
+                    ]))
+            } else {
+                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
+            }
+            return 1
+        }
+        if context.json {
+            context.printJSON(decoded)
+        } else {
+            Terminal.out(summary(decoded))
+        }
+        return 0
+    }
+
+    /// `appstore test-notification`: asks Apple to send a test notification and prints its token; with the
+    /// token, prints its delivery status and the notification verified and decoded.
+    static func testNotification(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
+        let client = try APIClientSettings.client(context, verifier: verifier)
+        let token = context.arguments.positionals.count == 2 ? context.arguments.positionals[1] : nil
+        let answer: JSONValue
+        do throws(AppStoreAPIError) {
+            guard let token else {
+                answer = try client.requestTestNotification()
+                guard let sent = answer["testNotificationToken"]?.string else {
+                    throw AppStoreAPIError(
+                        .invalidResponse, "Request a Test Notification gave no testNotificationToken")
+                }
+                if context.json { context.printJSON(answer) } else { Terminal.line(sent) }
+                return 0
+            }
+            answer = try client.testNotificationStatus(token: token)
+        } catch {
+            throw CLIError.failure(error.message)
+        }
+        do throws(VerificationError) {
+            guard let signed = answer["signedPayload"]?.string else {
+                throw VerificationError(.invalidJWTFormat, "the answer carries no signedPayload")
+            }
+            var object = answer.object ?? [:]
+            object["signedPayload"] = try verifier.verifyNotification(signed).expandedPayload
+            if context.json {
+                context.printJSON(.object(object))
+            } else {
+                let results = (answer["sendAttemptResults"]?.array ?? []).compactMap { $0["sendAttemptResult"]?.string }
+                Terminal.line("delivery attempts: \(results.isEmpty ? "none yet" : results.joined(separator: ", "))")
+            }
+            return 0
+        } catch {
+            if context.json {
+                context.printJSON(
+                    .object([
+                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
+                    ]))
+            } else {
+                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
+            }
+            return 1
+        }
+    }
+
+    /// Every page of Get Refund History, as one answer.
+    static func refunds(_ client: AppStoreServerAPIClient, _ id: String) throws(AppStoreAPIError) -> JSONValue {
+        var signed: [JSONValue] = []
+        var revision: String?
+        var revisions = Set<String>()
+        repeat {
+            let page = try client.refundHistoryPage(transactionId: id, revision: revision)
+            signed += page["signedTransactions"]?.array ?? []
+            guard page["hasMore"]?.bool == true, let next = page["revision"]?.string, revisions.insert(next).inserted
+            else { break }
+            revision = next
+        } while true
+        return .object(["signedTransactions": .array(signed)])
+    }
+
+    /// The answer with its envelope checked and each signed member replaced by its verified, decoded payload.
+    static func verify(_ answer: JSONValue, _ verifier: SignedDataVerifier) throws(VerificationError) -> JSONValue {
+        let gate = ReconcileGate(verifier.configuration)
+        try gate.checkEnvelope(
+            environment: answer["environment"]?.string.map { LedgerEnvironment(rawValue: $0) },
+            bundleId: answer["bundleId"]?.string, appAppleId: answer["appAppleId"]?.int64)
+        func expand(_ value: JSONValue, key: String?) throws(VerificationError) -> JSONValue {
+            switch value {
+            case .object(let object):
+                var out: JSONObject = [:]
+                for (name, member) in object { out[name] = try expand(member, key: name) }
+                return .object(out)
+            case .array(let items):
+                var out: [JSONValue] = []
+                for item in items { out.append(try expand(item, key: key)) }
+                return .array(out)
+            case .string(let text):
+                switch key {
+                case "signedTransactionInfo", "signedTransactions": return try verifier.verifyTransaction(text)
+                case "signedRenewalInfo": return try verifier.verifyRenewalInfo(text)
+                default: return value
+                }
+            default: return value
+            }
+        }
+        return try expand(answer, key: nil)
+    }
+
+    /// One line per transaction found in the decoded answer.
+    static func summary(_ decoded: JSONValue) -> String {
+        var lines: [String] = []
+        func walk(_ value: JSONValue) {
+            if case .object(let object) = value, let id = object["transactionId"]?.string {
+                var line = "\(id)  \(object["productId"]?.string ?? "-")"
+                if let purchase = object["purchaseDate"]?.int64 {
+                    line += "  purchased \(Instant(milliseconds: purchase))"
+                }
+                if let expires = object["expiresDate"]?.int64 { line += "  expires \(Instant(milliseconds: expires))" }
+                if let revoked = object["revocationDate"]?.int64 {
+                    line += "  revoked \(Instant(milliseconds: revoked))"
+                }
+                lines.append(line)
+                return
+            }
+            if case .object(let object) = value { for (_, member) in object { walk(member) } }
+            if case .array(let items) = value { for item in items { walk(item) } }
+        }
+        walk(decoded)
+        return lines.isEmpty ? "no transactions\n" : lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,91 @@
+import LedgerJSON
+import LedgerTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `ledger appstore …` against the fake App Store Server API.
+@Suite struct AppStoreCommandTests {
+    typealias Space = ReconcileFromAPITests.APIWorkspace
+
+    func appstore(_ space: Space, _ arguments: [String]) -> CommandResult {
+        ledger(
+            ["appstore"] + arguments
+                + ["--key-file", space.keyFile, "--key-id", ReconcileFromAPITests.keyId]
+                + ["--issuer-id", ReconcileFromAPITests.issuerId, "--api-base-url", space.url]
+                + ["--data", space.workspace.data] + space.workspace.verifyFlags)
+    }
+
+    @Test func historyPrintsEveryPageVerifiedAndDecodedAndWritesNothing() throws {
+        let items = Array(ReconcileFromAPITests.fixture.items.prefix(300))
+        let space = try Space(serving: items)
+        defer { space.fake.stop() }
+        let otid = items[0].originalTransactionId
+        let result = appstore(space, ["history", otid, "--json"])
+        #expect(result.code == 0, "\(result.err)")
+        let transactions = result.json?["signedTransactions"]?.array ?? []
+        // 300 notifications over 100 subscriptions: 3 transactions for this one.
+        #expect(transactions.count == 3)
+        #expect(transactions.allSatisfy { $0["originalTransactionId"] == .string(otid) })
+        #expect(result.json?["environment"] == .string("Sandbox"))
+        let text = appstore(space, ["transaction", otid])
+        #expect(text.code == 0, "\(text.err)")
+        // Get Transaction Info answers the subscription's latest transaction, the 201st notification's.
+        #expect(text.out.hasPrefix("4000000000000200  com.visla.gps.monthly_3  purchased "))
+        // Nothing written: not even the data directory.
+        #expect(access(space.workspace.data, F_OK) != 0)
+    }
+
+    @Test func aTamperedTransactionIsNamedWithItsStatus() throws {
+        let items = Array(ReconcileFromAPITests.fixture.items.prefix(1))
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        space.fake.addTransactions([APIHistoryFixture.tampered(items[0].signedTransaction)], ids: ["T1"])
+        let result = appstore(space, ["history", "T1", "--json"])
+        #expect(result.code == 1)
+        #expect(result.json?["valid"] == .bool(false))
+        let status = result.json?["status"]?.string ?? ""
+        #expect(["VERIFICATION_FAILURE", "INVALID_JWT_FORMAT"].contains(status))
+    }
+
+    @Test func aTestNotificationIsRequestedThenItsStatusVerified() throws {
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        let pki = TestPKI.shared
+        let data = TestPKI.Payloads.notificationData()
+        space.fake.setTestNotification(
+            try pki.sign(TestPKI.Payloads.notification(type: "TEST", uuid: TestPKI.Payloads.uuid(77), data: data)))
+        let requested = appstore(space, ["test-notification"])
+        #expect(requested.code == 0, "\(requested.err)")
+        let token = requested.out.trimmingSuffixNewline
+        #expect(!token.isEmpty)
+        let status = appstore(space, ["test-notification", token, "--json"])
+        #expect(status.code == 0, "\(status.err)")
+        #expect(status.json?["signedPayload"]?["notificationType"] == .string("TEST"))
+        #expect(status.json?["sendAttemptResults"]?.array?.first?["sendAttemptResult"] == .string("SUCCESS"))
+        let unknown = appstore(space, ["test-notification", "nope"])
+        #expect(unknown.code == 1)
+        #expect(unknown.err.contains("TestNotificationNotFoundError"))
+    }
+
+    @Test func anUnknownSubcommandIsAUsageError() throws {
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        let result = appstore(space, ["hystory", "1"])
+        #expect(result.code == 64)
+        #expect(result.err.hasPrefix("error: unknown appstore subcommand 'hystory'"))
+        let missing = appstore(space, ["transaction", "404"])
+        #expect(missing.code == 1)
+        #expect(missing.err.contains("errorCode 4040010 (TransactionIdNotFoundError)"))
+    }
+}
+
+extension String {
+    fileprivate var trimmingSuffixNewline: String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}
