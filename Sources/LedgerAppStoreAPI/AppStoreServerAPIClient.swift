@@ -50,15 +50,18 @@ public final class AppStoreServerAPIClient: Sendable {
     public let retry: APIRetryPolicy
     private let pause: @Sendable (Int) -> Void
 
-    /// Creates a client. `baseURL` must be `https://…` (or `http://` for a test server); `pause` waits between
-    /// retries (milliseconds).
+    /// Creates a client. `baseURL` must be `https://…`, or `http://` to this machine (a test server: the token is
+    /// never sent in clear over a network); `pause` waits between retries (milliseconds).
     public init(
         baseURL: String, tokens: APITokenIssuer, transport: any HTTPSTransport = HTTPSClient(),
         retry: APIRetryPolicy = APIRetryPolicy(),
         pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:)
     ) throws(AppStoreAPIError) {
-        guard baseURL.hasPrefix("https://") || baseURL.hasPrefix("http://") else {
-            throw AppStoreAPIError(.invalidRequest, "the API base URL '\(baseURL)' is not https://… (or http://…)")
+        guard baseURL.hasPrefix("https://") || (baseURL.hasPrefix("http://") && HTTPSClient.isLoopback(baseURL)) else {
+            throw AppStoreAPIError(
+                .invalidRequest,
+                "the API base URL '\(HTTPSClient.origin(baseURL))' is not https://… (plain http:// only to this "
+                    + "machine: 127.0.0.1, [::1] or localhost)")
         }
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }

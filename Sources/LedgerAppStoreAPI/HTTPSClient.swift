@@ -173,12 +173,26 @@ public struct HTTPSClient: HTTPSTransport {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
-    /// Whether the URL's host is this machine (127.0.0.0/8, `localhost`, `[::1]`).
-    static func isLoopback(_ url: String) -> Bool {
+    /// Whether the URL's host is this machine: exactly `localhost`, `[::1]` or an IPv4 address in 127.0.0.0/8
+    /// (`127.0.0.1.example.com` is not).
+    public static func isLoopback(_ url: String) -> Bool {
         let origin = origin(url)
-        guard let scheme = origin.firstIndex(of: "/") else { return false }
-        let host = origin[scheme...].drop { $0 == "/" }
-        return host.hasPrefix("127.") || host.hasPrefix("localhost") || host.hasPrefix("[::1]")
+        guard let colon = origin.firstIndex(of: ":"), origin[colon...].hasPrefix("://") else { return false }
+        var authority = origin[origin.index(colon, offsetBy: 3)...]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            host = authority[...close]
+        } else {
+            host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        }
+        if host.lowercased() == "localhost" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && UInt8(part) != nil
+            }
     }
 
     /// Waits `milliseconds` (the pause between retries).

@@ -5,6 +5,29 @@ import LedgerTesting
 import Testing
 
 @Suite struct HTTPSClientTests {
+    @Test(arguments: [
+        ("http://127.0.0.1:8080/x", true), ("http://127.3.2.1", true), ("http://localhost:9/", true),
+        ("http://LOCALHOST", true), ("http://[::1]:443/inApps", true), ("http://user@127.0.0.1/", true),
+        ("http://127.0.0.1.example.com/", false), ("http://localhost.example.com/", false),
+        ("http://example.com/", false), ("http://10.0.0.1:8080", false), ("http://[::2]/", false),
+        ("http://127.0.0.256/", false), ("http://128.0.0.1/", false),
+    ])
+    func loopbackIsThisMachineExactly(url: String, loopback: Bool) {
+        #expect(HTTPSClient.isLoopback(url) == loopback, "\(url)")
+    }
+
+    @Test(arguments: ["http://api.storekit.itunes.apple.com", "http://127.0.0.1.nip.io:80", "ftp://127.0.0.1"])
+    func aClientSendsItsTokenInClearOnlyToThisMachine(baseURL: String) {
+        let tokens = APITokenIssuer(key: APITokenIssuerTests.key, bundleId: "com.visla.gps")
+        #expect {
+            _ = try AppStoreServerAPIClient(baseURL: baseURL, tokens: tokens)
+        } throws: { error in
+            (error as? AppStoreAPIError)?.code == .invalidRequest
+        }
+        #expect((try? AppStoreServerAPIClient(baseURL: "http://127.0.0.1:8080", tokens: tokens)) != nil)
+        #expect((try? AppStoreServerAPIClient(baseURL: "https://api.storekit.itunes.apple.com", tokens: tokens)) != nil)
+    }
+
     @Test func aServerThatNeverAnswersTimesOutAndIsNamedWithoutThePath() throws {
         // Listening, never accepting: the connection waits in the backlog and no answer comes.
         let silent = try HTTPListener(host: "127.0.0.1", port: 0)
