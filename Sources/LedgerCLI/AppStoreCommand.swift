@@ -2,6 +2,8 @@ import LedgerAppStore
 import LedgerAppStoreAPI
 import LedgerCore
 import LedgerJSON
+import LedgerService
+import LedgerSystem
 
 /// `ledger appstore SUBCOMMAND ID`: asks the App Store Server API and prints its answer, every signed datum
 /// verified as the webhook verifies it (against the data directory's environment and app) and decoded in place.
@@ -55,12 +57,79 @@ enum AppStoreCommand {
             }
             return 1
         }
+        guard sub == "order" else {
+            if context.json { context.printJSON(decoded) } else { Terminal.out(summary(decoded)) }
+            return 0
+        }
+        return try order(id, decoded, context)
+    }
+
+    /// `appstore order`: Apple's transactions of the order, then each one's subscription as the ledger knows it
+    /// now, with its owner: what support needs to find a customer from the order id of Apple's receipt email.
+    /// Links nothing. An order Apple does not know (`status` 1) is exit 1.
+    static func order(_ id: String, _ decoded: JSONValue, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let otids = originalTransactionIds(in: decoded)
+        let now = Instant(milliseconds: SystemClock.wallMilliseconds())
+        var known: [(otid: String, state: EntitlementState?)] = []
+        // A data directory that does not exist holds no record of anything.
+        let ledger = try? Commands.openReader(context)
+        defer { ledger?.close() }
+        for otid in otids {
+            var state: EntitlementState?
+            if let ledger {
+                do {
+                    let found = try ledger.state(of: .originalTransaction(otid), at: now, knownAt: nil)
+                    state = found.subscriptions.isEmpty ? nil : found
+                } catch {
+                    throw Commands.failure(error)
+                }
+            }
+            known.append((otid, state))
+        }
+        let valid = decoded["status"]?.int64 != 1
         if context.json {
-            context.printJSON(decoded)
+            var object = decoded.object ?? [:]
+            object["ledger"] = .array(
+                known.map { item in
+                    .object([
+                        "originalTransactionId": .string(item.otid), "known": .bool(item.state != nil),
+                        "userId": item.state?.userId.map { .integer($0) } ?? .null,
+                        "appAccountToken": item.state?.appAccountToken.map { .string($0) } ?? .null,
+                        "state": item.state?.json ?? .null,
+                    ])
+                })
+            context.printJSON(.object(object))
+        } else if !valid {
+            Terminal.err("error: Apple knows no order \(id) (Look Up Order ID status 1)\n")
         } else {
             Terminal.out(summary(decoded))
+            for item in known {
+                guard let state = item.state else {
+                    Terminal.line("subscription \(item.otid): the ledger holds no record of it")
+                    continue
+                }
+                let owner =
+                    state.userId.map { "user \($0)" } ?? state.appAccountToken.map { "account \($0)" } ?? "no owner"
+                Terminal.line(
+                    "subscription \(item.otid): \(owner), status \(state.status.rawValue), device limit "
+                        + "\(state.deviceLimit)")
+            }
         }
-        return 0
+        return valid ? 0 : 1
+    }
+
+    /// The distinct original transaction ids of the decoded transactions, in order.
+    static func originalTransactionIds(in decoded: JSONValue) -> [String] {
+        var found: [String] = []
+        func walk(_ value: JSONValue) {
+            if case .object(let object) = value {
+                if let otid = object["originalTransactionId"]?.string, !found.contains(otid) { found.append(otid) }
+                for (_, member) in object { walk(member) }
+            }
+            if case .array(let items) = value { for item in items { walk(item) } }
+        }
+        walk(decoded)
+        return found
     }
 
     /// `appstore test-notification`: asks Apple to send a test notification and prints its token; with the

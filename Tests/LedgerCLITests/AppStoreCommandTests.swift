@@ -38,6 +38,43 @@ import Testing
         #expect(access(space.workspace.data, F_OK) != 0)
     }
 
+    /// Support's path from the order id on Apple's receipt email: Apple's transactions, then each subscription as
+    /// the ledger knows it, with its owner; nothing is linked or written.
+    @Test func anOrderNamesItsSubscriptionsOwnerAndStateAndLinksNothing() throws {
+        let items = Array(ReconcileFromAPITests.fixture.items.prefix(300))
+        let space = try Space(serving: items)
+        defer { space.fake.stop() }
+        space.ingest(items[0..<3])
+        let known = items[0]
+        let unknown = try #require(
+            items.first { item in !items[0..<3].contains { $0.originalTransactionId == item.originalTransactionId } })
+        space.fake.addOrder("MQ7Z2XK1PN", signedTransactions: [known.signedTransaction, unknown.signedTransaction])
+        let before = space.digest()
+
+        let json = appstore(space, ["order", "MQ7Z2XK1PN", "--json"])
+        #expect(json.code == 0, "\(json.err)")
+        let ledger = json.json?["ledger"]?.array ?? []
+        #expect(
+            ledger.map { $0["originalTransactionId"]?.string } == [
+                known.originalTransactionId, unknown.originalTransactionId,
+            ])
+        #expect(ledger.first?["known"] == .bool(true))
+        #expect(ledger.first?["state"]?["status"]?.string != nil)
+        #expect(ledger.last?["known"] == .bool(false))
+        #expect(ledger.last?["state"] == .null)
+
+        let text = appstore(space, ["order", "MQ7Z2XK1PN"])
+        #expect(text.code == 0, "\(text.err)")
+        #expect(text.out.contains("subscription \(known.originalTransactionId): "))
+        #expect(text.out.contains("device limit"))
+        #expect(text.out.contains("subscription \(unknown.originalTransactionId): the ledger holds no record of it"))
+        #expect(space.digest() == before, "nothing appended")
+
+        let missing = appstore(space, ["order", "NOSUCHORDER"])
+        #expect(missing.code == 1)
+        #expect(missing.err.contains("Apple knows no order NOSUCHORDER"))
+    }
+
     @Test func aTamperedTransactionIsNamedWithItsStatus() throws {
         let items = Array(ReconcileFromAPITests.fixture.items.prefix(1))
         let space = try Space(serving: [])

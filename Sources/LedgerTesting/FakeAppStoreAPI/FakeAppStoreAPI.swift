@@ -47,6 +47,7 @@ public final class FakeAppStoreAPI: HTTPResponder {
         var historyBodies: [JSONValue] = []
         var testNotification: String?
         var testTokens = Set<String>()
+        var orders: [String: [String]] = [:]
     }
 
     /// The key the fake accepts tokens from (the public half of the test's `.p8` key).
@@ -88,6 +89,11 @@ public final class FakeAppStoreAPI: HTTPResponder {
     /// Adds signed transactions to a customer's transaction history, under every id that finds it.
     public func addTransactions(_ signed: [String], ids: [String]) {
         state.withLock { state in for id in ids { state.transactions[id, default: []] += signed } }
+    }
+
+    /// The signed transactions Look Up Order ID answers for `orderId` (the order id of Apple's receipt email).
+    public func addOrder(_ orderId: String, signedTransactions: [String]) {
+        state.withLock { $0.orders[orderId, default: []] += signedTransactions }
     }
 
     /// The signed TEST notification Request a Test Notification "sends".
@@ -172,6 +178,17 @@ public final class FakeAppStoreAPI: HTTPResponder {
                     "sendAttemptResults": .array([
                         .object(["attemptDate": .integer(clock()), "sendAttemptResult": "SUCCESS"])
                     ]),
+                ]))
+        }
+        let orderPrefix = "/inApps/v1/lookup/"
+        if request.method == .get, request.path.hasPrefix(orderPrefix) {
+            // Look Up Order ID: status 0 with the order's transactions, 1 (and none) for an unknown order.
+            let signed = state.withLock { $0.orders[String(request.path.dropFirst(orderPrefix.count))] }
+            return HTTPResponse.json(
+                .ok,
+                .object([
+                    "status": .integer(signed == nil ? 1 : 0),
+                    "signedTransactions": .array((signed ?? []).map { .string($0) }),
                 ]))
         }
         let infoPrefix = "/inApps/v1/transactions/"
