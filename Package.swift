@@ -6,9 +6,7 @@ import PackageDescription
 let package = Package(
     name: "ledger",
     products: [
-        .executable(name: "ledger", targets: ["ledger"]),
-        .executable(name: "ledger-bench", targets: ["LedgerBench"]),
-        .executable(name: "ledger-load", targets: ["LedgerLoad"]),
+        .executable(name: "ledger", targets: ["ledger"])
     ],
     targets: [
         // System libraries.
@@ -53,7 +51,8 @@ let package = Package(
         // signer. Never linked into verification.
         .target(
             name: "LedgerAppStoreTestKit",
-            dependencies: ["LedgerAppStore", "LedgerCrypto", "LedgerJSON"]),
+            dependencies: ["LedgerAppStore", "LedgerCrypto", "LedgerJSON"],
+            path: "Sources/TestSupport/LedgerAppStoreTestKit"),
         // The PostgreSQL store: the same RecordStore contract over libpq (README, "PostgreSQL").
         .target(
             name: "LedgerPostgres",
@@ -68,12 +67,13 @@ let package = Package(
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
-        .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"]),
-        .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"]),
+        .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"], path: "Sources/Tools/LedgerLoad"),
+        .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"], path: "Sources/Tools/LedgerFuzzHTTP"),
         // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.
         .executableTarget(
             name: "LedgerFuzzJWS",
-            dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"]),
+            dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"],
+            path: "Sources/Tools/LedgerFuzzJWS"),
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",
@@ -96,7 +96,9 @@ let package = Package(
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.
-        .executableTarget(name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem"]),
+        .executableTarget(
+            name: "LedgerLogTorture", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem"],
+            path: "Sources/Tools/LedgerLogTorture"),
         // The HTTP crash test's sender and checker, and signed traffic for it and the load test
         // (Scripts/crash-test --http, Scripts/load --real).
         .executableTarget(
@@ -104,18 +106,19 @@ let package = Package(
             dependencies: [
                 "LedgerHTTP", "LedgerJSON", "LedgerCore", "LedgerService", "LedgerAppStore", "LedgerSystem",
                 "LedgerTesting",
-            ]),
+            ], path: "Sources/Tools/LedgerServeTorture"),
         // Test support: record builders, temporary directories, a test PKI, a fake App Store Server API.
         .target(
             name: "LedgerTesting",
             dependencies: [
                 "LedgerAppStoreTestKit", "LedgerCore", "LedgerCrypto", "LedgerAppStore", "LedgerJSON", "LedgerSystem",
                 "LedgerHTTP",
-            ]),
+            ], path: "Sources/TestSupport/LedgerTesting"),
         // Signed notifications from the test PKI for end-to-end scripts (Scripts/postgres-two-servers).
         .executableTarget(
             name: "LedgerSignedFixtures",
-            dependencies: ["LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerSystem"]),
+            dependencies: ["LedgerTesting", "LedgerCore", "LedgerJSON", "LedgerSystem"],
+            path: "Sources/Tools/LedgerSignedFixtures"),
         // Benchmarks, with SQLite as the peer.
         .executableTarget(
             name: "LedgerBench",
@@ -123,7 +126,7 @@ let package = Package(
                 "LedgerCore", "LedgerLog", "LedgerStore", "LedgerService", "LedgerSystem", "LedgerCrypto",
                 "LedgerAppStore",
                 "LedgerSimulator", "LedgerTesting", "CSQLite", "LedgerPostgres",
-            ]),
+            ], path: "Sources/Tools/LedgerBench"),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
