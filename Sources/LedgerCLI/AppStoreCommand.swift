@@ -9,7 +9,9 @@ import LedgerSystem
 /// verified as the webhook verifies it (against the data directory's environment and app) and decoded in place.
 /// Writes nothing.
 enum AppStoreCommand {
-    static let subcommands = ["history", "transaction", "statuses", "order", "refunds", "test-notification"]
+    static let subcommands = [
+        "history", "transaction", "statuses", "order", "refunds", "test-notification", "extend", "consumption",
+    ]
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let command = context.arguments.command
@@ -19,6 +21,7 @@ enum AppStoreCommand {
                 "unknown appstore subcommand '\(sub)'; use \(subcommands.joined(separator: ", "))", command: command)
         }
         if sub == "test-notification" { return try testNotification(context) }
+        if sub == "extend" || sub == "consumption" { return try AppStoreChanges.run(sub, context) }
         guard context.arguments.positionals.count == 2, let id = context.arguments.positionals.last, !id.isEmpty else {
             throw CLIError.usage(
                 "appstore \(sub) needs \(sub == "order" ? "an ORDER_ID" : "a TRANSACTION_ID")", command: command)

@@ -198,6 +198,10 @@ public enum LedgerCommands {
                     + "[VERIFY FLAGS] [--json]",
                 "appstore order ORDER_ID --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
                 "appstore test-notification [TOKEN] --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+                "appstore extend ORIGINAL_TRANSACTION_ID --days N --reason-code C [--request-id UUID] --key-file F "
+                    + "--key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+                "appstore consumption TRANSACTION_ID --file REQUEST.json --key-file F --key-id K --issuer-id I "
+                    + "[VERIFY FLAGS]",
             ],
             discussion: """
                 history: Get Transaction History v2 (every page); transaction: Get Transaction Info; statuses: Get \
@@ -205,9 +209,19 @@ public enum LedgerCommands {
                 the customer's receipt email); test-notification: Request a Test Notification (prints its token), \
                 or with TOKEN Get Test Notification Status. Every signed transaction and renewal info is verified as the \
                 webhook verifies it, against the data directory's environment and app, and printed decoded. \
-                Writes and links nothing. Exit 1 when Apple refuses or a signature does not verify.
+                Writes and links nothing. Exit 1 when Apple refuses or a signature does not verify. The two that \
+                change something at Apple: extend: Extend a Subscription Renewal Date by 1 to 90 days, reason code \
+                0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), under a request \
+                id (a UUID, made when not given and printed, so that a retry with it is not a second extension); \
+                consumption: Send Consumption Information, the answer to a CONSUMPTION_REQUEST (within its 12 hours), \
+                from a JSON file holding Apple's ConsumptionRequest fields (customerConsented must be true).
                 """,
-            options: verify + [data, store, json, catalog] + APIClientSettings.options, positionals: 1...2,
+            options: verify + [data, store, json, catalog] + APIClientSettings.options + [
+                OptionSpec("--days", value: "N", "extend: the days to add, 1 to 90."),
+                OptionSpec("--reason-code", value: "C", "extend: Apple's extendReasonCode, 0 to 3."),
+                OptionSpec("--request-id", value: "UUID", "extend: the request's id (a retry reuses it)."),
+                OptionSpec("--file", value: "FILE", "consumption: the ConsumptionRequest, as JSON."),
+            ], positionals: 1...2,
             positionalName: "SUBCOMMAND ID"),
         CommandSpec(
             name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",

@@ -75,6 +75,70 @@ import Testing
         #expect(missing.err.contains("Apple knows no order NOSUCHORDER"))
     }
 
+    @Test func extendSendsApplesFieldsUnderOneRequestIdAndRefusesBadValuesBeforeSending() throws {
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        let requestId = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b"
+        let result = appstore(
+            space, ["extend", "3000000000000001", "--days", "7", "--reason-code", "3", "--request-id", requestId])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("extended 3000000000000001 by 7 days: renews "))
+        #expect(result.out.contains("(request id \(requestId))"))
+        let sent = space.fake.changes
+        #expect(sent.map(\.path) == ["/inApps/v1/subscriptions/extend/3000000000000001"])
+        #expect(sent.first?.body["extendByDays"] == .integer(7))
+        #expect(sent.first?.body["extendReasonCode"] == .integer(3))
+        #expect(sent.first?.body["requestIdentifier"] == .string(requestId))
+        // Without --request-id, one is made (a version 4 UUID) and printed for a retry.
+        let made = appstore(space, ["extend", "3000000000000001", "--days", "1", "--reason-code", "0", "--json"])
+        #expect(made.code == 0, "\(made.err)")
+        let madeId = made.json?["requestIdentifier"]?.string ?? ""
+        #expect(madeId.count == 36 && Array(madeId)[14] == "4")
+        #expect(space.fake.changes.last?.body["requestIdentifier"] == .string(madeId))
+        for (arguments, message) in [
+            (["--days", "91", "--reason-code", "0"], "--days '91' is not an integer in 1...90"),
+            (["--days", "3", "--reason-code", "4"], "--reason-code '4' is not an integer in 0...3"),
+            (["--reason-code", "1"], "needs --days"),
+            (["--days", "3", "--reason-code", "1", "--request-id", "not-a-uuid"], "is not a UUID"),
+        ] {
+            let refused = appstore(space, ["extend", "3000000000000001"] + arguments)
+            #expect(refused.code == 64, "\(arguments)")
+            #expect(refused.err.contains(message), "\(refused.err)")
+        }
+        #expect(space.fake.changes.count == 2, "nothing refused was sent")
+    }
+
+    @Test func consumptionSendsACheckedRequestAndRefusesOneWithoutConsent() throws {
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        let request: JSONObject = [
+            "customerConsented": true, "sampleContentProvided": false, "consumptionStatus": 1, "platform": 1,
+            "deliveryStatus": 0, "appAccountToken": "0000002a-0000-0000-0000-000000000000", "accountTenure": 2,
+            "playTime": 0, "lifetimeDollarsRefunded": 0, "lifetimeDollarsPurchased": 1, "userStatus": 1,
+            "refundPreference": 2,
+        ]
+        let good = space.workspace.file("consumption.json", [JSONValue.object(request).serialized()])
+        let sent = appstore(space, ["consumption", "4000000000000001", "--file", good])
+        #expect(sent.code == 0, "\(sent.err)")
+        #expect(space.fake.changes.map(\.path) == ["/inApps/v1/transactions/consumption/4000000000000001"])
+        #expect(space.fake.changes.first?.body == .object(request))
+        for (change, message) in [
+            ({ (r: inout JSONObject) in r["customerConsented"] = false }, "customerConsented must be true"),
+            ({ (r: inout JSONObject) in r["platform"] = 3 }, "platform must be an integer from 0 to 2"),
+            ({ (r: inout JSONObject) in r["userStatus"] = nil }, "userStatus is missing"),
+            ({ (r: inout JSONObject) in r["extra"] = 1 }, "unknown field 'extra'"),
+            ({ (r: inout JSONObject) in r["appAccountToken"] = "42" }, "appAccountToken must be a UUID or empty"),
+        ] {
+            var bad = request
+            change(&bad)
+            let file = space.workspace.file("bad.json", [JSONValue.object(bad).serialized()])
+            let refused = appstore(space, ["consumption", "4000000000000001", "--file", file])
+            #expect(refused.code == 64)
+            #expect(refused.err.contains(message), "\(refused.err)")
+        }
+        #expect(space.fake.changes.count == 1, "nothing refused was sent")
+    }
+
     @Test func aTamperedTransactionIsNamedWithItsStatus() throws {
         let items = Array(ReconcileFromAPITests.fixture.items.prefix(1))
         let space = try Space(serving: [])

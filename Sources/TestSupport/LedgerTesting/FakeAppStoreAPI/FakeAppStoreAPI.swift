@@ -48,6 +48,7 @@ public final class FakeAppStoreAPI: HTTPResponder {
         var testNotification: String?
         var testTokens = Set<String>()
         var orders: [String: [String]] = [:]
+        var changes: [(path: String, body: JSONValue)] = []
     }
 
     /// The key the fake accepts tokens from (the public half of the test's `.p8` key).
@@ -114,6 +115,8 @@ public final class FakeAppStoreAPI: HTTPResponder {
     public var paths: [String] { state.withLock { $0.paths } }
     /// The JSON bodies of the Get Notification History requests, in order.
     public var historyBodies: [JSONValue] { state.withLock { $0.historyBodies } }
+    /// The path and JSON body of every Send Consumption Information and Extend a Subscription Renewal Date.
+    public var changes: [(path: String, body: JSONValue)] { state.withLock { $0.changes } }
 
     /// Serves on 127.0.0.1 at a free port; returns `http://127.0.0.1:PORT`.
     public func start() throws -> String {
@@ -178,6 +181,26 @@ public final class FakeAppStoreAPI: HTTPResponder {
                     "sendAttemptResults": .array([
                         .object(["attemptDate": .integer(clock()), "sendAttemptResult": "SUCCESS"])
                     ]),
+                ]))
+        }
+        if request.method == .put,
+            request.path.hasPrefix("/inApps/v1/transactions/consumption/")
+                || request.path.hasPrefix("/inApps/v1/subscriptions/extend/")
+        {
+            guard let body = try? JSONValue.parse(request.body) else {
+                return Self.error(400, 4_000_000, "An error occurred. Please try again.")
+            }
+            state.withLock { $0.changes.append((request.path, body)) }
+            if request.path.hasPrefix("/inApps/v1/transactions/consumption/") {
+                return HTTPResponse(status: HTTPStatus(code: 202, reason: "Accepted"))
+            }
+            let otid = String(request.path.dropFirst("/inApps/v1/subscriptions/extend/".count))
+            let days = body["extendByDays"]?.int64 ?? 0
+            return HTTPResponse.json(
+                .ok,
+                .object([
+                    "originalTransactionId": .string(otid), "webOrderLineItemId": "1",
+                    "effectiveDate": .integer(clock() + days * 86_400_000), "success": .bool((1...90).contains(days)),
                 ]))
         }
         let orderPrefix = "/inApps/v1/lookup/"
