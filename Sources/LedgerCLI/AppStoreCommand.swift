@@ -50,15 +50,7 @@ enum AppStoreCommand {
         do throws(VerificationError) {
             decoded = try verify(answer, verifier)
         } catch {
-            if context.json {
-                context.printJSON(
-                    .object([
-                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
-                    ]))
-            } else {
-                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
-            }
-            return 1
+            return context.refused(error)
         }
         guard sub == "order" else {
             if context.json { context.printJSON(decoded) } else { Terminal.out(summary(decoded)) }
@@ -170,15 +162,7 @@ enum AppStoreCommand {
             }
             return 0
         } catch {
-            if context.json {
-                context.printJSON(
-                    .object([
-                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
-                    ]))
-            } else {
-                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
-            }
-            return 1
+            return context.refused(error)
         }
     }
 

@@ -1,3 +1,4 @@
+import LedgerAppStore
 import LedgerCore
 import LedgerJSON
 
@@ -100,6 +101,18 @@ struct CommandContext {
                 command: arguments.command)
         }
         return found[0]
+    }
+
+    /// Says that verification refused something: with `--json` `{"valid":false,"status":"STATUS","message":"…"}`
+    /// on stdout, else `error: STATUS: message` on stderr. Returns the exit status, 1.
+    func refused(_ error: VerificationError) -> Int32 {
+        if json {
+            printJSON(
+                .object(["valid": false, "status": .string(error.status.rawValue), "message": .string(error.message)]))
+        } else {
+            Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
+        }
+        return 1
     }
 
     /// Prints a JSON document (pretty for people, compact when piped is not needed: always pretty here).

@@ -37,15 +37,7 @@ enum InspectCommand {
             Terminal.line(decoded.serialized(.pretty))
             return 0
         } catch {
-            if context.json {
-                context.printJSON(
-                    .object([
-                        "valid": false, "status": .string(error.status.rawValue), "message": .string(error.message),
-                    ]))
-            } else {
-                Terminal.err("error: \(error.status.rawValue): \(error.message)\n")
-            }
-            return 1
+            return context.refused(error)
         }
     }
 }
