@@ -7,6 +7,7 @@ import LedgerSystem
 /// `ledger serve`: the webhook and the read API until SIGTERM or SIGINT, then a graceful stop.
 enum ServeCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        HeapTuning.boundHeapForServers()
         let directory = context.dataDirectory
         // From a file, the environment or (with a warning) the command line; never printed, nor written to LOCK.
         let tokens = try ServeTokens.resolve(context.arguments, environment: context.environment)

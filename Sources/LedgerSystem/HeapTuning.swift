@@ -19,4 +19,18 @@ public enum HeapTuning {
         _ = mallopt(-1, 256 << 20)
         _ = mallopt(-2, 64 << 20)
     }
+
+    /// For a long-running server with many threads (`ledger serve`): at most two malloc arenas (glibc makes up to
+    /// eight per core, each keeping what its threads freed), and allocations of 256 KiB or more (a feed page, a
+    /// history, a response being sent) mapped and unmapped on their own, so that memory a burst took returns to
+    /// the kernel (glibc otherwise raises that threshold after the first large free, up to 32 MiB, and keeps such
+    /// blocks in the heap). Does nothing where the C library has no `mallopt`.
+    public static func boundHeapForServers() {
+        // malloc.h: M_MMAP_THRESHOLD -3, M_ARENA_MAX -8.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(-8, 2)
+        _ = mallopt(-3, 256 << 10)
+    }
 }
