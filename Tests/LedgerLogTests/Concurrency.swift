@@ -13,11 +13,10 @@ final class ResultBox: Sendable {
     var values: [UInt64] { storage.withLock { $0.map { $0 ?? 0 } } }
 }
 
-/// Counts fdatasync calls, to see group commit at work.
-final class CountingFileSystem: FileSystem {
-    private let base = PosixFileSystem()
-    private let count = Mutex(0)
-    var syncs: Int { count.withLock { $0 } }
+/// A file system that passes every call to the real one: the tests' file systems override the call they watch.
+class PassthroughFileSystem: FileSystem, @unchecked Sendable {
+    // @unchecked Sendable: `base` is immutable and itself Sendable; subclasses guard their own state.
+    let base = PosixFileSystem()
 
     func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor {
         try base.open(path, options)
@@ -30,10 +29,7 @@ final class CountingFileSystem: FileSystem {
         try base.pwrite(fd, bytes, at: offset)
     }
     func fsync(_ fd: FileDescriptor) throws(SystemError) { try base.fsync(fd) }
-    func fdatasync(_ fd: FileDescriptor) throws(SystemError) {
-        count.withLock { $0 += 1 }
-        try base.fdatasync(fd)
-    }
+    func fdatasync(_ fd: FileDescriptor) throws(SystemError) { try base.fdatasync(fd) }
     func ftruncate(_ fd: FileDescriptor, size: Int64) throws(SystemError) { try base.ftruncate(fd, size: size) }
     func fstat(_ fd: FileDescriptor) throws(SystemError) -> FileStatus { try base.fstat(fd) }
     func stat(_ path: String) throws(SystemError) -> FileStatus? { try base.stat(path) }
@@ -45,4 +41,15 @@ final class CountingFileSystem: FileSystem {
         try base.flock(fd, exclusive: exclusive, wait: wait)
     }
     func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
+}
+
+/// Counts fdatasync calls, to see group commit at work.
+final class CountingFileSystem: PassthroughFileSystem, @unchecked Sendable {
+    private let count = Mutex(0)
+    var syncs: Int { count.withLock { $0 } }
+
+    override func fdatasync(_ fd: FileDescriptor) throws(SystemError) {
+        count.withLock { $0 += 1 }
+        try base.fdatasync(fd)
+    }
 }

@@ -11,8 +11,7 @@ import Testing
 
 /// A file system whose renames into `index/` wait until the gate opens: an index checkpoint that takes as long
 /// as the test wants.
-final class GatedFileSystem: FileSystem {
-    private let base = PosixFileSystem()
+final class GatedFileSystem: PassthroughFileSystem, @unchecked Sendable {
     private let gate = ConditionLock()
     private let state = Mutex((open: false, waiting: 0))
     var waiting: Int { state.withLock { $0.waiting } }
@@ -25,7 +24,7 @@ final class GatedFileSystem: FileSystem {
         }
     }
 
-    func rename(_ from: String, to: String) throws(SystemError) {
+    override func rename(_ from: String, to: String) throws(SystemError) {
         if to.contains("/index/") {
             gate.withLock {
                 state.withLock { $0.waiting += 1 }
@@ -35,29 +34,6 @@ final class GatedFileSystem: FileSystem {
         }
         try base.rename(from, to: to)
     }
-
-    func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor {
-        try base.open(path, options)
-    }
-    func close(_ fd: FileDescriptor) throws(SystemError) { try base.close(fd) }
-    func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
-        throws(SystemError) -> Int
-    { try base.pread(fd, into: buffer, at: offset) }
-    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) -> Int {
-        try base.pwrite(fd, bytes, at: offset)
-    }
-    func fsync(_ fd: FileDescriptor) throws(SystemError) { try base.fsync(fd) }
-    func fdatasync(_ fd: FileDescriptor) throws(SystemError) { try base.fdatasync(fd) }
-    func ftruncate(_ fd: FileDescriptor, size: Int64) throws(SystemError) { try base.ftruncate(fd, size: size) }
-    func fstat(_ fd: FileDescriptor) throws(SystemError) -> FileStatus { try base.fstat(fd) }
-    func stat(_ path: String) throws(SystemError) -> FileStatus? { try base.stat(path) }
-    func unlink(_ path: String) throws(SystemError) { try base.unlink(path) }
-    func mkdir(_ path: String, mode: UInt32) throws(SystemError) { try base.mkdir(path, mode: mode) }
-    func readDirectory(_ path: String) throws(SystemError) -> [String] { try base.readDirectory(path) }
-    func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError) {
-        try base.flock(fd, exclusive: exclusive, wait: wait)
-    }
-    func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
 }
 
 /// Index checkpoints run on the maintenance worker, not on the append leader.
