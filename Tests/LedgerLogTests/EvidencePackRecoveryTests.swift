@@ -187,7 +187,7 @@ import Testing
             DataDirectory(root: temp.data), fileSystem: PosixFileSystem(), writable: false,
             limit: EvidencePack.defaultLimit)
         defer { store.close() }
-        let legacy = { (digest: EvidenceDigest) in EventLog.legacyEvidencePath(root: temp.data, digest: digest.bytes) }
+        let legacy = { (digest: EvidenceDigest) in EvidenceReferences.legacyPath(root: temp.data, digest: digest.bytes) }
         #expect(try store.holds(EvidenceDigest(SHA256.hash(body(1)))!, legacyPath: legacy))
         try webhook(log, 2)
         #expect(try store.holds(EvidenceDigest(SHA256.hash(body(2)))!, legacyPath: legacy))

@@ -38,7 +38,7 @@ extension EventLog {
         let root = directory.evidence
         do {
             try evidencePacks.put(batch, durable: durable) { digest in
-                Self.legacyEvidencePath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
+                EvidenceReferences.legacyPath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
             }
         } catch {
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
@@ -61,7 +61,7 @@ extension EventLog {
         let root = directory.evidence
         do {
             try evidencePacks.put([piece], durable: true, replacing: [digest]) { digest in
-                Self.legacyEvidencePath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
+                EvidenceReferences.legacyPath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
             }
         } catch {
             throw LogError.system(error, "storing evidence in \(directory.evidence)")
@@ -108,12 +108,6 @@ extension EventLog {
     /// Where earlier versions kept the evidence with this digest, one file each:
     /// `evidence/<first 2 hex>/<other 62 hex>` (still read by ``evidence(_:)``).
     public func evidencePath(_ sha256: [UInt8]) -> String {
-        Self.legacyEvidencePath(root: directory.evidence, digest: sha256)
-    }
-
-    /// `<root>/<first 2 hex>/<other hex>` for a digest.
-    static func legacyEvidencePath(root: String, digest: [UInt8]) -> String {
-        let hex = Hex.encode(digest)
-        return Path.join(Path.join(root, String(hex.prefix(2))), String(hex.dropFirst(2)))
+        EvidenceReferences.legacyPath(root: directory.evidence, digest: sha256)
     }
 }

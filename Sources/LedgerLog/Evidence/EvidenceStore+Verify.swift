@@ -39,7 +39,7 @@ extension EvidenceStore {
             let offset = tail[digest] ?? problem.offset ?? 0
             return LogProblem(
                 kind: .damagedEvidence, segment: "evidence/\(pack)", offset: offset, seq: seq,
-                message: EventLog.referencedTailMessage(
+                message: EvidenceReferences.referencedTailMessage(
                     pack: Path.join(layout.evidence, pack), offset: offset, seq: seq, digest: digest,
                     nothingCut: false))
         }

@@ -14,7 +14,7 @@ extension EventLog {
         else { return [] }
         // Confirm: two subjects may share a 64-bit hash.
         return candidates.filter { seq in
-            (try? Self.readRecord(fileSystem, segments, seq: seq))?.subjectKeys.contains(key) ?? false
+            (try? SegmentReader.readRecord(fileSystem, segments, seq: seq))?.subjectKeys.contains(key) ?? false
         }
     }
 
@@ -29,7 +29,7 @@ extension EventLog {
         }
         var records: [LogRecord] = []
         for seq in candidates where !seen.contains(seq) {
-            let record = try Self.readRecord(fileSystem, segments, seq: seq)
+            let record = try SegmentReader.readRecord(fileSystem, segments, seq: seq)
             if record.subjectKeys.contains(key) { records.append(record) }
         }
         return records
@@ -60,23 +60,16 @@ extension EventLog {
     /// records after their covered seq are indexed), else by scanning the whole log. Holding the lock.
     func ensureIndexesLocked() throws(LogError) {
         guard !state.indexes.ready else { return }
-        if let (keys, subjects, covered, hash) = Self.loadIndexFiles(fileSystem, directory), covered <= state.head.seq,
+        if let (keys, subjects, covered, hash) = indexFiles.load(), covered <= state.head.seq,
             hash
                 == (covered == 0
-                    ? state.headHashAtGenesis : (try? Self.readRecord(fileSystem, state.segments, seq: covered))?.hash)
+                    ? state.headHashAtGenesis
+                    : (try? SegmentReader.readRecord(fileSystem, state.segments, seq: covered))?.hash)
         {
             // Taken, not copied: placing the groups must not copy the postings, which the decoder put in huge pages.
-            var keyIndex = consume keys
-            var subjectIndex = consume subjects
-            subjectIndex.placeGroups(state.segments)
-            try Self.scan(fileSystem, state.segments, from: covered + 1, through: state.head.seq, checkCRC: true) {
-                view, _, _ in
-                Self.index(view, keys: &keyIndex, subjects: &subjectIndex)
-                return true
-            }
-            state.indexes.keys = keyIndex
-            state.indexes.subjects = subjectIndex
-            state.indexes.coveredSeq = covered
+            state.indexes = try LogIndexes.extending(
+                keys: consume keys, subjects: consume subjects, covered: covered, fileSystem, state.segments,
+                through: state.head.seq)
         } else {
             try rebuildIndexesLocked()
         }
@@ -88,7 +81,7 @@ extension EventLog {
     func lookupKeyLocked(_ key: String, hash: UInt64) -> UInt64? {
         let segments = state.segments
         return state.indexes.keys.seq(for: key, hash: hash) { seq in
-            (try? Self.readRecord(fileSystem, segments, seq: seq))?.idempotencyKey
+            (try? SegmentReader.readRecord(fileSystem, segments, seq: seq))?.idempotencyKey
         }
     }
 
@@ -114,23 +107,13 @@ extension EventLog {
 
     /// Rebuilds the in-memory indexes by scanning the whole log. Holding the lock.
     func rebuildIndexesLocked(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
-        let records = Int(min(state.head.seq, 1 << 28))
-        var keys = KeyIndex(table: HashTable64(capacity: records))
-        var subjects = SubjectIndex(heads: HashTable64(capacity: records / 2))
-        try Self.scan(fileSystem, state.segments, from: 1, through: state.head.seq, checkCRC: true) { view, _, _ in
-            Self.index(view, keys: &keys, subjects: &subjects)
-            if let progress, view.seq & 0xFFFF == 0 { progress(view.seq) }
-            return true
-        }
-        state.indexes.keys = keys
-        state.indexes.subjects = subjects
-        state.indexes.coveredSeq = 0
+        state.indexes = try LogIndexes.scanning(fileSystem, state.segments, through: state.head.seq, progress: progress)
     }
 
     /// Writes the index files (keys, subjects, components, record positions) for the current head. Holding the lock.
     func writeIndexesLocked() throws(LogError) {
         let snapshot = indexSnapshotLocked()
-        try writeIndexFiles(snapshot)
+        try indexFiles.write(snapshot)
         state.indexes.coveredSeq = snapshot.covered
     }
 
@@ -140,38 +123,6 @@ extension EventLog {
         IndexSnapshot(
             covered: state.head.seq, hash: state.head.hash, keys: state.indexes.keys,
             subjects: state.indexes.subjects, segments: state.segments)
-    }
-
-    /// Writes the index files of `snapshot`, each durably (temporary file, fsync, rename). Needs no lock, but only
-    /// one writer of index files at a time (the lock's holder or the maintenance worker, in turn).
-    func writeIndexFiles(_ snapshot: IndexSnapshot) throws(LogError) {
-        let (covered, hash) = (snapshot.covered, snapshot.hash)
-        try DerivedFile.write(
-            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: snapshot.keys.encoded()),
-            to: Path.join(directory.index, Self.keysIndexName), fileSystem: fileSystem)
-        let subjects = snapshot.subjects.encoded()
-        try DerivedFile.write(
-            DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: subjects),
-            to: Path.join(directory.index, Self.subjectsIndexName), fileSystem: fileSystem)
-        // The records' components, from the postings just written (their links point back, their seqs are the log's).
-        if covered < UInt64(UInt32.max),
-            let components = subjects.withUnsafeBytes({ content in
-                SubjectPostings(content).map { RecordComponents(postings: $0, records: Int(covered)) }
-            })
-        {
-            try DerivedFile.write(
-                DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: components.encoded()),
-                to: Path.join(directory.index, Self.componentsIndexName), fileSystem: fileSystem)
-        }
-        // A sealed segment whose last record no longer reads leaves the last positions file as it was: readers
-        // then walk what it does not list.
-        if let positions = try? RecordPositions(
-            snapshot.segments, headSeq: covered, headHash: hash, fileSystem: fileSystem)
-        {
-            try DerivedFile.write(
-                DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: positions.encoded()),
-                to: Path.join(directory.index, Self.positionsIndexName), fileSystem: fileSystem)
-        }
     }
 
     /// Writes a derived file (e.g. a projection snapshot) under `index/`, stamped with the current head.

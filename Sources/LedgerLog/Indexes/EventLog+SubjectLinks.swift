@@ -57,7 +57,7 @@ extension EventLog {
         let (headSeq, headHash) = head
         guard headSeq > 0,
             let region = fileSystem.mapFile(
-                Path.join(directory.index, Self.subjectsIndexName), minimumSize: DerivedFile.headerSize)
+                indexFiles.path(IndexFiles.subjectsName), minimumSize: DerivedFile.headerSize)
         else { return nil }
         defer { fileSystem.unmap(region) }
         guard let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash),

@@ -128,7 +128,7 @@ struct SubjectReader: ~Copyable {
     private mutating func prefetch(_ seqs: [UInt64], offsets: [UInt32]?) {
         for (position, seq) in seqs.enumerated() {
             if let offset = offsets?[position], offset != SubjectIndex.unknownOffset {
-                guard let index = EventLog.segmentIndex(segments, seq: seq), let region = region(of: index) else {
+                guard let index = SegmentReader.segmentIndex(segments, seq: seq), let region = region(of: index) else {
                     continue
                 }
                 let start = Int(offset)
@@ -146,7 +146,7 @@ struct SubjectReader: ~Copyable {
 
     /// Where record `seq` is: its segment's index, its offset, and the offset of the byte after its frame.
     private func place(of seq: UInt64) -> (segment: Int, start: Int64, end: Int64)? {
-        guard seq > 0, let (index, start) = EventLog.locate(segments, seq: seq) else { return nil }
+        guard seq > 0, let (index, start) = SegmentReader.locate(segments, seq: seq) else { return nil }
         let segment = segments[index]
         let next = Int(seq - segment.firstSeq) + 1
         let end = next < segment.offsets.count ? Int64(segment.offsets[next]) : segment.size
@@ -157,7 +157,7 @@ struct SubjectReader: ~Copyable {
     /// checksum checked; nil when it is not mapped, not placed, or the frame there is not that record intact
     /// (the caller then finds it by its segment's offsets, and reports what is wrong with it).
     private mutating func placedRecord(_ seq: UInt64, at offset: UInt32) -> LogRecordView? {
-        guard offset != SubjectIndex.unknownOffset, let index = EventLog.segmentIndex(segments, seq: seq),
+        guard offset != SubjectIndex.unknownOffset, let index = SegmentReader.segmentIndex(segments, seq: seq),
             let region = region(of: index), Int(offset) < region.count, let base = region.baseAddress
         else { return nil }
         guard case .record(let view) = RecordCodec.parse(base + Int(offset), available: region.count - Int(offset)),

@@ -172,7 +172,7 @@ extension EventLog {
         guard headSeq > 0, headSeq < UInt64(UInt32.max) else { return nil }
         let records = Int(headSeq)
         if let region = fileSystem.mapFile(
-            Path.join(directory.index, Self.componentsIndexName), minimumSize: DerivedFile.headerSize)
+            indexFiles.path(IndexFiles.componentsName), minimumSize: DerivedFile.headerSize)
         {
             defer { fileSystem.unmap(region) }
             if let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash),

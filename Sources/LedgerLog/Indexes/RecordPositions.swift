@@ -41,7 +41,7 @@ struct RecordPositions: Sendable {
             let count = Int(lastSeq - segment.firstSeq + 1)
             let size = segment.lastSeq <= headSeq ? segment.size : Int64(segment.offsets[count])
             let hash =
-                lastSeq == headSeq ? headHash : try EventLog.readRecord(fileSystem, segments, seq: lastSeq).hash
+                lastSeq == headSeq ? headHash : try SegmentReader.readRecord(fileSystem, segments, seq: lastSeq).hash
             entries.append(
                 Entry(firstSeq: segment.firstSeq, size: size, lastHash: hash, offsets: Array(segment.offsets[..<count]))
             )

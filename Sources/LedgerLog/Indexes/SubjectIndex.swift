@@ -170,7 +170,7 @@ struct SubjectIndex: Sendable {
             for index in postings.indices {
                 let seq = postings[index].seq
                 var offset = Self.unknownOffset
-                if let (_, start) = EventLog.locate(segments, seq: seq), start < Int64(Self.unknownOffset) {
+                if let (_, start) = SegmentReader.locate(segments, seq: seq), start < Int64(Self.unknownOffset) {
                     offset = UInt32(start)
                 }
                 postings[index] = PlacedPosting(seq: seq, offset: offset)

@@ -1,63 +1,6 @@
 import LedgerStore
 import LedgerSystem
 
-/// One caller's entries waiting for the group commit.
-struct PendingAppend {
-    var ticket: Int
-    var entries: [LogEntry]
-    /// Evidence for these entries was stored without its own sync: the batch makes it durable first.
-    var syncEvidenceFirst = false
-}
-
-/// What a leader decided for one batch, under the lock: new records with their seqs and times, and every
-/// caller's outcomes.
-struct BatchPlan {
-    /// The requests, as queued (the plan refers to their entries by position, so they are never copied).
-    var batch: [PendingAppend]
-    var tickets: [Int] = []
-    var outcomes: [[AppendOutcome]] = []
-    /// The records to write: which request and entry, and the seq, time and key hash given to it.
-    var records: [(request: Int32, index: Int32, seq: UInt64, recordedAt: Int64, keyHash: UInt64)] = []
-
-    init(batch: [PendingAppend]) { self.batch = batch }
-
-    /// The entry of a planned record.
-    @inline(__always)
-    func entry(_ position: Int) -> LogEntry {
-        let record = records[position]
-        return batch[Int(record.request)].entries[Int(record.index)]
-    }
-
-    /// Calls `body` with each planned record's position and entry, in order, reaching each request's entries
-    /// through one buffer pointer, so no entry is copied (and retained) per record. Stops when `body` returns
-    /// false.
-    @inline(__always)
-    func forEachEntry(_ body: (Int, UnsafePointer<LogEntry>) -> Bool) {
-        var position = 0
-        while position < records.count {
-            let request = Int(records[position].request)
-            let goOn = batch[request].entries.withUnsafeBufferPointer { entries -> Bool in
-                while position < records.count && Int(records[position].request) == request {
-                    if !body(position, entries.baseAddress! + Int(records[position].index)) { return false }
-                    position += 1
-                }
-                return true
-            }
-            if !goOn { return }
-        }
-    }
-}
-
-/// What the leader's write produced.
-struct BatchWrite {
-    var offsets: [UInt32] = []
-    var end: Int64 = 0
-    var lastHash: [UInt8] = []
-    /// The stable hash of every subject key of every record, in order (hashed from the encoded bytes while the
-    /// leader wrote them, outside the lock).
-    var subjectHashes: [UInt64] = []
-}
-
 extension EventLog {
     /// Appends entries durably, all or nothing for this call; thread-safe.
     ///
@@ -118,7 +61,11 @@ extension EventLog {
 
         let result: Result<(BatchPlan, BatchWrite), LogError>
         if let environment = state.binding.environment {
-            let plan = planLocked(batch)
+            let segments = state.segments
+            let plan = BatchPlan(
+                batch, after: state.head, now: clock(), keys: state.indexes.keys,
+                confirm: { seq in (try? SegmentReader.readRecord(self.fileSystem, segments, seq: seq))?.idempotencyKey }
+            )
             let buffer = state.writer.buffer  // only the leader uses it
             let last = state.segments.last.map { ($0.name, $0.fd, $0.size, !$0.offsets.isEmpty) }
             let dirtySegment = state.writer.dirtyTail.map { tail in
@@ -130,7 +77,7 @@ extension EventLog {
                 dirtyTail: state.writer.dirtyTail,
                 syncEvidenceFirst: batch.contains { $0.syncEvidenceFirst })
             lock.unlock()
-            let (written, newSegment, dirty) = writeBatch(plan, context, buffer)
+            let (written, newSegment, dirty) = batchWriter.write(plan, context, buffer)
             lock.lock()
             if let newSegment { state.segments.append(newSegment) }
             state.writer.dirtyTail = dirty
@@ -159,153 +106,16 @@ extension EventLog {
         }
     }
 
-    /// Assigns seqs and times, and finds duplicates (in the log or earlier in the batch). Holding the lock.
-    private func planLocked(_ batch: [PendingAppend]) -> BatchPlan {
-        var plan = BatchPlan(batch: batch)
-        var nextSeq = state.head.seq + 1
-        var time = state.head.time
-        let now = clock()
-        var entryCount = 0
-        for request in batch { entryCount += request.entries.count }
-        plan.records.reserveCapacity(entryCount)
-        plan.tickets.reserveCapacity(batch.count)
-        plan.outcomes.reserveCapacity(batch.count)
-        // Keys earlier in this batch: hash → index in plan.records + 1; distinct keys sharing a hash go by name.
-        var inBatch = HashTable64(capacity: entryCount)
-        var inBatchCollisions: [String: UInt64] = [:]
-        let keys = state.indexes.keys
-        for requestIndex in batch.indices {
-            var outcomes: [AppendOutcome] = []
-            outcomes.reserveCapacity(batch[requestIndex].entries.count)
-            batch[requestIndex].entries.withUnsafeBufferPointer { entries in
-                for entryIndex in entries.indices {
-                    let hash = RecordCodec.keyHash(entries[entryIndex].idempotencyKey)
-                    var earlier: UInt64?
-                    if let position = inBatch.find(hash) {
-                        let key = entries[entryIndex].idempotencyKey
-                        let seq = plan.records[Int(position) - 1].seq
-                        earlier = plan.entry(Int(position) - 1).idempotencyKey == key ? seq : inBatchCollisions[key]
-                    }
-                    // A key whose hash the index has never seen is new without reading anything.
-                    if earlier == nil && (!keys.overflow.isEmpty || keys.table.find(hash) != nil) {
-                        earlier = lookupKeyLocked(entries[entryIndex].idempotencyKey, hash: hash)
-                    }
-                    if let seq = earlier {
-                        outcomes.append(.duplicate(seq: seq))
-                        continue
-                    }
-                    time = max(time, entries[entryIndex].recordedAt ?? now)
-                    plan.records.append((Int32(requestIndex), Int32(entryIndex), nextSeq, time, hash))
-                    if inBatch.find(hash) == nil {
-                        inBatch.set(hash, UInt64(plan.records.count))
-                    } else {
-                        inBatchCollisions[entries[entryIndex].idempotencyKey] = nextSeq
-                    }
-                    outcomes.append(.appended(seq: nextSeq, recordedAt: time))
-                    nextSeq += 1
-                }
-            }
-            plan.tickets.append(batch[requestIndex].ticket)
-            plan.outcomes.append(outcomes)
-        }
-        return plan
-    }
-
-    /// How many records' index slots are prefetched ahead of their inserts.
-    static let lookahead = 32
-    /// From how many records a batch's two indexes are updated on two threads at once.
-    static let parallelApply = 4096
-
     /// Makes a durably written batch visible: offsets, head, indexes. Holding the lock.
-    ///
-    /// The idempotency keys and the subjects are independent tables: a large batch updates them on two threads
-    /// at once (their cache misses overlapping too), a small one in turn.
     private func applyLocked(_ plan: BatchPlan, _ written: BatchWrite) {
         guard let last = plan.records.last else { return }
         state.binding.metaWritten = true
         let index = state.segments.count - 1
         state.segments[index].offsets.append(contentsOf: written.offsets)
         state.segments[index].size = written.end
-        // Moved out of the state while updated: unique (no copy on write) and no exclusivity check per record.
-        var keys = state.indexes.keys
-        var subjects = state.indexes.subjects
-        state.indexes.keys = KeyIndex()
-        state.indexes.subjects = SubjectIndex()
-        if plan.records.count >= Self.parallelApply && onlineProcessorCount > 1 {
-            withUnsafeMutablePointer(to: &keys) { keys in
-                withUnsafeMutablePointer(to: &subjects) { subjects in
-                    let work = ApplyWork(plan: plan, written: written, keys: keys, subjects: subjects)
-                    runThreads(2) { part in
-                        if part == 0 {
-                            Self.insertKeys(work.plan, into: &work.keys.pointee)
-                        } else {
-                            Self.insertSubjects(work.plan, work.written, into: &work.subjects.pointee)
-                        }
-                    }
-                }
-            }
-        } else {
-            Self.insertKeys(plan, into: &keys)
-            Self.insertSubjects(plan, written, into: &subjects)
-        }
-        state.indexes.keys = keys
-        state.indexes.subjects = subjects
+        state.indexes.add(plan, written)
         state.head.seq = last.seq
         state.head.time = last.recordedAt
         state.head.hash = written.lastHash
     }
-
-    /// Adds a batch's idempotency keys (new ones: the plan left duplicates out).
-    private static func insertKeys(_ plan: BatchPlan, into keys: inout KeyIndex) {
-        // Room for the whole batch at once: one rehash, not one per doubling.
-        keys.table.reserve(plan.records.count)
-        plan.records.withUnsafeBufferPointer { records in
-            plan.forEachEntry { position, entry in
-                if position & (lookahead - 1) == 0 {
-                    // Prefetch the slots of the next records first: their cache misses overlap, so the inserts
-                    // that follow find the lines in the cache.
-                    for ahead in position..<min(position + lookahead, records.count) {
-                        keys.table.prefetch(records[ahead].keyHash)
-                    }
-                }
-                let record = records[position]
-                let taken = keys.table.update(record.keyHash) { seq in if seq == 0 { seq = record.seq } }
-                if taken { keys.overflow[entry.pointee.idempotencyKey] = record.seq }
-                return true
-            }
-        }
-    }
-
-    /// Adds a batch's records under their subjects (hashed by the write, in order).
-    private static func insertSubjects(_ plan: BatchPlan, _ written: BatchWrite, into subjects: inout SubjectIndex) {
-        subjects.heads.reserve(plan.records.count)
-        written.subjectHashes.withUnsafeBufferPointer { subjectHashes in
-            plan.records.withUnsafeBufferPointer { records in
-                var nextHash = 0
-                plan.forEachEntry { position, entry in
-                    if position & (lookahead - 1) == 0 {
-                        for ahead in nextHash..<min(nextHash + 2 * lookahead, subjectHashes.count) {
-                            subjects.heads.prefetch(subjectHashes[ahead])
-                        }
-                    }
-                    let count = entry.pointee.subjectKeys.count
-                    let first = nextHash
-                    subjects.insert(seq: records[position].seq, count: count) { subjectHashes[first + $0] }
-                    nextHash += count
-                    return true
-                }
-            }
-        }
-    }
-}
-
-/// What the two threads of ``EventLog/applyLocked(_:_:)`` share.
-///
-/// `@unchecked Sendable`: both threads only read the plan and the write; one thread alone changes the keys, the
-/// other the subjects, and both are joined before the pointers' scopes end.
-private struct ApplyWork: @unchecked Sendable {
-    let plan: BatchPlan
-    let written: BatchWrite
-    let keys: UnsafeMutablePointer<KeyIndex>
-    let subjects: UnsafeMutablePointer<SubjectIndex>
 }

@@ -39,7 +39,7 @@ extension EventLog {
     /// The worker's turn: the index files of `snapshot`, then the cluster files due, then the turn ends. A failed
     /// write leaves the files as they were (the next checkpoint tries again).
     private func maintain(_ snapshot: IndexSnapshot?) {
-        if let snapshot, (try? writeIndexFiles(snapshot)) != nil {
+        if let snapshot, (try? indexFiles.write(snapshot)) != nil {
             lock.withLock { state.indexes.coveredSeq = max(state.indexes.coveredSeq, snapshot.covered) }
         }
         if options.clusterMinimum > 0 {

@@ -18,11 +18,17 @@ public final class EventLog: @unchecked Sendable {
     let clock: @Sendable () -> Int64
     let writerLock: WriterLock?
     let lock = ConditionLock()
-    var state: State
+    var state: LogState
     /// The evidence packs (thread-safe on their own).
     let evidencePacks: EvidenceStore
     /// Read-only mappings of the sealed segments (thread-safe on their own; released in `deinit`).
     let segmentMaps = SegmentMaps()
+    /// The append leader's file work.
+    let batchWriter: BatchWriter
+    /// The index files under `index/`.
+    var indexFiles: IndexFiles { IndexFiles(fileSystem, directory) }
+    /// The cluster files under `index/`.
+    var clusterFiles: ClusterFiles { ClusterFiles(fileSystem: fileSystem, indexDirectory: directory.index) }
 
     /// What opening for write found and cut, if anything.
     public let recovery: RecoveryReport?
@@ -36,77 +42,10 @@ public final class EventLog: @unchecked Sendable {
         evidencePacks.lock.withLock { evidencePacks.state.recovery }
     }
 
-    /// Everything that changes, guarded by `lock`.
-    /// Everything that changes, guarded by `lock`, in the parts that change together.
-    struct State {
-        /// What the directory is bound to.
-        var binding: Binding
-        /// The segment files, in order; the last one takes the appends.
-        var segments: [Segment] = []
-        /// The last record.
-        var head = Head()
-        /// The idempotency-key and subject-key indexes, and how far the index files cover them.
-        var indexes = Indexes()
-        /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
-        var clusters: [SubjectCluster] = []
-        /// Whether the maintenance worker has its turn: a checkpoint and cluster files in the background, or
-        /// `close` and `rebuildIndexes` finishing the cluster files (one at a time; see `EventLog+Maintenance.swift`).
-        var maintaining = false
-        /// The append side: the group commit and the leader's memory.
-        var writer = Writer()
-        var closed = false
-
-        /// The chain's starting hash for this directory's environment (empty when it is not known yet).
-        var headHashAtGenesis: [UInt8] { binding.environment.map { LogFormat.genesis(environment: $0) } ?? [] }
-
-        init(environment: String?, metaWritten: Bool, identity: AppIdentity?) {
-            binding = Binding(environment: environment, metaWritten: metaWritten, identity: identity)
-        }
-    }
-
-    /// What the directory is bound to, as `meta` says (or will, once written).
-    struct Binding {
-        var environment: String?
-        /// Whether `meta` holds the binding yet.
-        var metaWritten: Bool
-        /// The app identity `meta` holds, or (a writer's, while `metaWritten` is false) the one it binds next.
-        var identity: AppIdentity?
-    }
-
-    /// The last record: its seq (0 when empty), chain hash and recorded time.
-    struct Head {
-        var seq: UInt64 = 0
-        var hash: [UInt8] = []
-        var time: Int64 = 0
-    }
-
-    /// The in-memory indexes.
-    struct Indexes {
-        var keys = KeyIndex()
-        var subjects = SubjectIndex()
-        /// The head the index files were last written for.
-        var coveredSeq: UInt64 = 0
-        /// False for a reader until its first index query loads or builds the indexes.
-        var ready = true
-    }
-
-    /// The append side.
-    struct Writer {
-        /// The group commit's queue, leader and outcomes.
-        var commits = GroupCommitQueue<PendingAppend, Result<[AppendOutcome], LogError>>(
-            maxWeight: LogOptions().maxBatchRecords, weight: { $0.entries.count })
-        /// The leader's memory for encoding a batch.
-        let buffer = FrameBuffer()
-        /// Set when a failed batch could not be cut off the segment; the next batch cuts it first.
-        var dirtyTail: (segment: Int, size: Int64)?
-        /// Told the number of records of every batch made durable (for metrics).
-        var batchObserver: (@Sendable (Int) -> Void)?
-    }
-
     init(
         directory: DataDirectory, fileSystem: any FileSystem, options: LogOptions,
         clock: @escaping @Sendable () -> Int64,
-        writerLock: WriterLock?, state: State, recovery: RecoveryReport?, lostRecords: LostRecords? = nil
+        writerLock: WriterLock?, state: LogState, recovery: RecoveryReport?, lostRecords: LostRecords? = nil
     ) {
         self.directory = directory
         self.fileSystem = fileSystem
@@ -119,6 +58,9 @@ public final class EventLog: @unchecked Sendable {
         self.lostRecords = lostRecords
         evidencePacks = EvidenceStore(
             directory, fileSystem: fileSystem, writable: writerLock != nil, limit: Int64(options.evidencePackSize))
+        batchWriter = BatchWriter(
+            fileSystem: fileSystem, directory: directory, segmentSize: options.segmentSize,
+            evidencePacks: evidencePacks)
     }
 
     /// Opens the data directory for appending, creating it when needed.

@@ -115,14 +115,23 @@ extension EventLog {
     /// throws, or a read's failure.
     public func image(copyLimit: Int = 512 << 20, whileReading scan: (LogImage) throws -> Void) throws -> LogImage? {
         guard let image = try makeImage(copyLimit: copyLimit) else { return nil }
-        guard onlineProcessorCount > 1, !image.copies.isEmpty else {
-            try image.fill()
-            try scan(image)
-            return image
+        try image.fill(whileReading: scan)
+        return image
+    }
+}
+
+extension LogImage {
+    /// Reads the copies while `scan` goes through the image right behind the reads, on a thread of its own when
+    /// there is more than one processor (see ``EventLog/image(copyLimit:whileReading:)``).
+    func fill(whileReading scan: (LogImage) throws -> Void) throws {
+        guard onlineProcessorCount > 1, !copies.isEmpty else {
+            try fill()
+            try scan(self)
+            return
         }
         let failures = ResultSlots<any Error>(count: 2)
         withoutActuallyEscaping(scan) { scan in
-            let work = ImageWork(image: image, scan: scan)
+            let work = ImageWork(image: self, scan: scan)
             runThreads(2) { part in
                 do {
                     if part == 0 { try work.image.fill() } else { try work.scan(work.image) }
@@ -134,11 +143,10 @@ extension EventLog {
         }
         // A failed read explains a scan that stopped for want of bytes.
         if let failure = failures.values().compactMap({ $0 }).first { throw failure }
-        return image
     }
 }
 
-/// What the two threads of ``EventLog/image(copyLimit:whileReading:)`` share.
+/// What the two threads of ``LogImage/fill(whileReading:)`` share.
 ///
 /// `@unchecked Sendable`: one thread only fills the image's copies (publishing each read with a release store),
 /// the other only reads bytes already published; both are joined before `scan`'s borrowed context ends.

@@ -59,12 +59,12 @@ public enum LogVerification {
         let packs = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
         defer { packs.close() }
         let legacyPath = { (digest: EvidenceDigest) in
-            EventLog.legacyEvidencePath(root: layout.evidence, digest: digest.bytes)
+            EvidenceReferences.legacyPath(root: layout.evidence, digest: digest.bytes)
         }
         var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
         var unreadable: (count: UInt64, first: (seq: UInt64, reason: String)?)
         // Read before the walk: a live writer writes them for durable records only, which the walk then sees.
-        let indexed = EventLog.indexCoverage(fileSystem, layout)
+        let indexed = IndexFiles(fileSystem, layout).coverage()
         while true {
             missing = (0, nil, nil)
             unreadable = (0, nil)
@@ -77,7 +77,7 @@ public enum LogVerification {
                     if unreadable.first == nil { unreadable.first = (view.seq, reason) }
                 }
                 guard let evidenceReferences, missing.error == nil,
-                    let digest = EventLog.reference(view.payload, evidenceReferences)
+                    let digest = EvidenceReferences.reference(view.payload, evidenceReferences)
                 else { return }
                 do throws(SystemError) {
                     if try !packs.holds(digest, legacyPath: legacyPath) {
@@ -120,7 +120,7 @@ public enum LogVerification {
         }
         if report.problem == nil, let (seq, reason) = unreadable.first {
             var place: (segment: String, offset: Int64)?
-            try EventLog.scan(fileSystem, walk.segments, from: seq, through: seq, checkCRC: false) {
+            try SegmentReader.scan(fileSystem, walk.segments, from: seq, through: seq, checkCRC: false) {
                 _, segment, offset in
                 place = (segment, offset)
                 return false
@@ -135,7 +135,7 @@ public enum LogVerification {
         if report.problem == nil {
             let (segments, headSeq) = (walk.segments, walk.headSeq)
             func referring(_ digests: Set<EvidenceDigest>) throws(LogError) -> (seq: UInt64, digest: EvidenceDigest)? {
-                try EventLog.firstReference(
+                try EvidenceReferences.firstReference(
                     fileSystem, segments, through: headSeq, finder: evidenceReferences, to: digests)
             }
             report.problem = try EvidenceStore.verify(

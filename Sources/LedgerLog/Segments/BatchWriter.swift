@@ -21,12 +21,20 @@ struct WriteContext {
     var syncEvidenceFirst = false
 }
 
-extension EventLog {
+/// Writes the group commit's batches into the segments: the append leader's file work, without the lock.
+struct BatchWriter {
+    let fileSystem: any FileSystem
+    let directory: DataDirectory
+    /// A segment is rolled once it holds at least this many bytes (``LogOptions/segmentSize``).
+    let segmentSize: Int
+    /// The evidence packs, synced first when a batch's evidence was stored without a sync.
+    let evidencePacks: EvidenceStore
+
     /// Writes a planned batch: binds the directory on its first write, rolls the segment when full, writes every
     /// frame with one write and makes it durable with one `fdatasync`. On failure the batch's bytes are cut off
     /// again, so nothing partial stays; when even that fails, the returned dirty tail makes the next batch cut
     /// first. Runs on the leader, without the lock.
-    func writeBatch(_ plan: BatchPlan, _ context: WriteContext, _ buffer: FrameBuffer)
+    func write(_ plan: BatchPlan, _ context: WriteContext, _ buffer: FrameBuffer)
         -> (Result<BatchWrite, LogError>, newSegment: Segment?, dirtyTail: (segment: Int, size: Int64)?)
     {
         guard let first = plan.records.first else { return (.success(BatchWrite()), nil, context.dirtyTail) }
@@ -51,7 +59,7 @@ extension EventLog {
                 dirty = nil
             }
             let segment: (name: String, fd: FileDescriptor, size: Int64)
-            if let last = context.last, last.size < Int64(options.segmentSize) || !last.hasRecords {
+            if let last = context.last, last.size < Int64(segmentSize) || !last.hasRecords {
                 segment = (last.name, last.fd, last.size)
             } else {
                 let created = try createSegment(

@@ -29,14 +29,14 @@ extension EventLog {
         }
         if let tail {
             let (segments, headSeq) = lock.withLock { (state.segments, state.head.seq) }
-            if let (seq, digest) = try Self.firstReference(
+            if let (seq, digest) = try EvidenceReferences.firstReference(
                 fileSystem, segments, through: headSeq, finder: options.evidenceReferences,
                 to: Set(tail.digests.keys))
             {
                 let offset = tail.digests[digest] ?? tail.offset
                 throw LogError(
                     .damaged,
-                    Self.referencedTailMessage(
+                    EvidenceReferences.referencedTailMessage(
                         pack: packs.path(tail.number), offset: offset, seq: seq, digest: digest, nothingCut: true))
             }
         }
@@ -46,7 +46,10 @@ extension EventLog {
             throw LogError.system(error, "cutting the torn tail of \(packs.path(tail?.number ?? 0))")
         }
     }
+}
 
+/// Finding the records that refer to evidence, and naming evidence: for the writer's open, `verify` and `repair`.
+enum EvidenceReferences {
     /// What bytes at the end of a pack that a record refers to are: damage.
     static func referencedTailMessage(
         pack: String, offset: Int64, seq: UInt64, digest: EvidenceDigest, nothingCut: Bool
@@ -65,7 +68,7 @@ extension EventLog {
     ) throws(LogError) -> (seq: UInt64, digest: EvidenceDigest)? {
         guard let finder, !digests.isEmpty else { return nil }
         var found: (seq: UInt64, digest: EvidenceDigest)?
-        try scan(fileSystem, segments, from: 1, through: headSeq, checkCRC: false) { view, _, _ in
+        try SegmentReader.scan(fileSystem, segments, from: 1, through: headSeq, checkCRC: false) { view, _, _ in
             guard let digest = reference(view.payload, finder), digests.contains(digest) else { return true }
             found = (view.seq, digest)
             return false
@@ -80,5 +83,11 @@ extension EventLog {
         guard let range = finder(payload), range.count == 32, range.lowerBound >= 0, range.upperBound <= payload.count
         else { return nil }
         return EvidenceDigest(UnsafeRawBufferPointer(rebasing: payload[range]))
+    }
+
+    /// Where earlier versions kept one piece of evidence: `<root>/<first 2 hex>/<other hex>` of its digest.
+    static func legacyPath(root: String, digest: [UInt8]) -> String {
+        let hex = Hex.encode(digest)
+        return Path.join(Path.join(root, String(hex.prefix(2))), String(hex.dropFirst(2)))
     }
 }
