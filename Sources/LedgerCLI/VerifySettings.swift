@@ -36,11 +36,12 @@ enum VerifySettings {
         if let text = try context.value(SharedOptions.environment) {
             // Each command's error lists the values that command takes: only inspect reads Xcode's and local tests'.
             let accepted =
-                command == "inspect" ? "sandbox, production, xcode or local-testing" : "sandbox or production"
+                command == InspectCommand.spec.name
+                ? "sandbox, production, xcode or local-testing" : "sandbox or production"
             guard let parsed = LedgerEnvironment(argument: text) else {
                 throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
-            guard command == "inspect" || parsed == .sandbox || parsed == .production else {
+            guard command == InspectCommand.spec.name || parsed == .sandbox || parsed == .production else {
                 throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
             if let bound, let named = bound.environment, named != parsed {
