@@ -6,26 +6,12 @@ import LedgerCore
 /// turned into a client. The key flags may come from `$LEDGER_APPSTORE_KEY_FILE`, `$LEDGER_APPSTORE_KEY_ID` and
 /// `$LEDGER_APPSTORE_ISSUER_ID`; the key never appears in a message.
 enum APIClientSettings {
-    /// The flags, for the command specs.
-    static let options: [OptionSpec] = [
-        OptionSpec(
-            "--key-file", value: "FILE",
-            "The App Store Connect in-app purchase key (.p8) (or $LEDGER_APPSTORE_KEY_FILE)."),
-        OptionSpec("--key-id", value: "K", "The key's id (or $LEDGER_APPSTORE_KEY_ID)."),
-        OptionSpec("--issuer-id", value: "I", "The issuer id from App Store Connect (or $LEDGER_APPSTORE_ISSUER_ID)."),
-        OptionSpec(
-            "--api-base-url", value: "URL",
-            "The App Store Server API (default: Apple's production or sandbox server, by the data's environment)."),
-        OptionSpec(
-            "--api-ca-file", value: "FILE", "PEM CA certificates to trust instead of the system's store (tests)."),
-    ]
-
     /// A flag's value, else the environment variable's; a usage error naming both when neither is set.
-    static func value(_ context: CommandContext, _ flag: String, _ variable: String) throws(CLIError) -> String {
-        if let value = context.arguments.value(flag), !value.isEmpty { return value }
+    static func value(_ context: CommandContext, _ flag: OptionSpec, _ variable: String) throws(CLIError) -> String {
+        if let value = try context.value(flag), !value.isEmpty { return value }
         if let value = context.environment[variable], !value.isEmpty { return value }
         throw CLIError.usage(
-            "missing \(flag) (or $\(variable)): the App Store Server API needs an in-app purchase key",
+            "missing \(flag.name) (or $\(variable)): the App Store Server API needs an in-app purchase key",
             command: context.arguments.command)
     }
 
@@ -35,9 +21,9 @@ enum APIClientSettings {
         pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:)
     ) throws(CLIError) -> AppStoreServerAPIClient {
         let command = context.arguments.command
-        let path = try value(context, "--key-file", "LEDGER_APPSTORE_KEY_FILE")
-        let keyId = try value(context, "--key-id", "LEDGER_APPSTORE_KEY_ID")
-        let issuerId = try value(context, "--issuer-id", "LEDGER_APPSTORE_ISSUER_ID")
+        let path = try value(context, SharedOptions.keyFile, "LEDGER_APPSTORE_KEY_FILE")
+        let keyId = try value(context, SharedOptions.keyId, "LEDGER_APPSTORE_KEY_ID")
+        let issuerId = try value(context, SharedOptions.issuerId, "LEDGER_APPSTORE_ISSUER_ID")
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: 1 << 16)
@@ -54,7 +40,7 @@ enum APIClientSettings {
             throw CLIError.usage("--bundle-id ID is required: the token names the app", command: command)
         }
         var caFile: String?
-        if let file = context.arguments.value("--api-ca-file") {
+        if let file = try context.value(SharedOptions.apiCAFile) {
             do {
                 try InputFile.checkReadable([file])
             } catch {
@@ -63,7 +49,7 @@ enum APIClientSettings {
             caFile = file
         }
         let baseURL =
-            context.arguments.value("--api-base-url")
+            try context.value(SharedOptions.apiBaseURL)
             ?? AppStoreServerAPIClient.baseURL(for: verifier.configuration.environment)
         do {
             return try AppStoreServerAPIClient(

@@ -23,16 +23,16 @@ enum AppStoreChanges {
     /// Extend a Subscription Renewal Date; prints Apple's answer (`effectiveDate`, `success`, …) and the request id.
     static func extend(_ otid: String, _ context: CommandContext) throws(CLIError) -> Int32 {
         let command = context.arguments.command
-        guard let days = try context.integer("--days", in: 1...90).map(Int.init) else {
+        guard let days = try context.integer(AppStoreCommand.days, in: 1...90).map(Int.init) else {
             throw CLIError.usage("appstore extend needs --days N (1 to 90)", command: command)
         }
-        guard let reason = try context.integer("--reason-code", in: 0...3).map(Int.init) else {
+        guard let reason = try context.integer(AppStoreCommand.reasonCode, in: 0...3).map(Int.init) else {
             throw CLIError.usage(
                 "appstore extend needs --reason-code C: 0 undeclared, 1 customer satisfaction, 2 other, 3 service "
                     + "issue or outage", command: command)
         }
         let requestId =
-            try context.arguments.value("--request-id").map { (value) throws(CLIError) in
+            try context.value(AppStoreCommand.requestId).map { (value) throws(CLIError) in
                 guard isUUID(value) else {
                     throw CLIError.usage("--request-id '\(value)' is not a UUID", command: command)
                 }
@@ -65,7 +65,7 @@ enum AppStoreChanges {
     /// Send Consumption Information from a JSON file holding Apple's ConsumptionRequest.
     static func consumption(_ transactionId: String, _ context: CommandContext) throws(CLIError) -> Int32 {
         let command = context.arguments.command
-        guard let path = context.arguments.value("--file") else {
+        guard let path = try context.value(AppStoreCommand.file) else {
             throw CLIError.usage("appstore consumption needs --file REQUEST.json", command: command)
         }
         let request = try consumptionRequest(path, command: command)

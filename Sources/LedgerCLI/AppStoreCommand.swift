@@ -8,7 +8,47 @@ import LedgerSystem
 /// `ledger appstore SUBCOMMAND ID`: asks the App Store Server API and prints its answer, every signed datum
 /// verified as the webhook verifies it (against the data directory's environment and app) and decoded in place.
 /// Writes nothing.
-enum AppStoreCommand {
+enum AppStoreCommand: LedgerCommand {
+    /// `--days N` of `extend`.
+    static let days = OptionSpec("--days", value: "N", "extend: the days to add, 1 to 90.")
+    /// `--reason-code C` of `extend`.
+    static let reasonCode = OptionSpec("--reason-code", value: "C", "extend: Apple's extendReasonCode, 0 to 3.")
+    /// `--request-id UUID` of `extend`.
+    static let requestId = OptionSpec("--request-id", value: "UUID", "extend: the request's id (a retry reuses it).")
+    /// `--file FILE` of `consumption`.
+    static let file = OptionSpec("--file", value: "FILE", "consumption: the ConsumptionRequest, as JSON.")
+
+    static let spec = CommandSpec(
+        name: "appstore", summary: "Ask the App Store Server API; print its answer verified and decoded.",
+        usage: [
+            "appstore history|transaction|statuses|refunds TRANSACTION_ID --key-file F --key-id K --issuer-id I "
+                + "[VERIFY FLAGS] [--json]",
+            "appstore order ORDER_ID --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+            "appstore test-notification [TOKEN] --key-file F --key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+            "appstore extend ORIGINAL_TRANSACTION_ID --days N --reason-code C [--request-id UUID] --key-file F "
+                + "--key-id K --issuer-id I [VERIFY FLAGS] [--json]",
+            "appstore consumption TRANSACTION_ID --file REQUEST.json --key-file F --key-id K --issuer-id I "
+                + "[VERIFY FLAGS]",
+        ],
+        discussion: """
+            history: Get Transaction History v2 (every page); transaction: Get Transaction Info; statuses: Get \
+            All Subscription Statuses; refunds: Get Refund History; order: Look Up Order ID (the order id on \
+            the customer's receipt email); test-notification: Request a Test Notification (prints its token), \
+            or with TOKEN Get Test Notification Status. Every signed transaction and renewal info is verified as the \
+            webhook verifies it, against the data directory's environment and app, and printed decoded. \
+            Writes and links nothing. Exit 1 when Apple refuses or a signature does not verify. The two that \
+            change something at Apple: extend: Extend a Subscription Renewal Date by 1 to 90 days, reason code \
+            0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), under a request \
+            id (a UUID, made when not given and printed, so that a retry with it is not a second extension); \
+            consumption: Send Consumption Information, the answer to a CONSUMPTION_REQUEST (within its 12 hours), \
+            from a JSON file holding Apple's ConsumptionRequest fields (customerConsented must be true).
+            """,
+        options: SharedOptions.verify + [
+            SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog,
+        ]
+            + SharedOptions.apiClient + [days, reasonCode, requestId, file], positionals: 1...2,
+        positionalName: "SUBCOMMAND ID")
+
     static let subcommands = [
         "history", "transaction", "statuses", "order", "refunds", "test-notification", "extend", "consumption",
     ]

@@ -4,7 +4,14 @@ import LedgerJSON
 import LedgerService
 
 /// `ledger audit SUBJECT`: re-verify every evidence payload of the subject and its chain links.
-enum AuditCommand {
+enum AuditCommand: LedgerCommand {
+    static let spec = CommandSpec(
+        name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
+        usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],
+        options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + SharedOptions.verify + [
+            SharedOptions.json, SharedOptions.catalog,
+        ])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
         let ledger = try Commands.openReader(context)

@@ -2,7 +2,11 @@ import LedgerCore
 import LedgerJSON
 
 /// `ledger catalog`: the products with device limits and prices.
-enum CatalogCommand {
+enum CatalogCommand: LedgerCommand {
+    static let spec = CommandSpec(
+        name: "catalog", summary: "The products and their device limits and prices.",
+        usage: ["catalog [--json] [--catalog FILE]"], options: [SharedOptions.json, SharedOptions.catalog])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let products = context.catalog.products
         if context.json {

@@ -14,15 +14,29 @@ import LedgerSystem
 /// Apple-style duplicates and late deliveries, summarises the ledger, shows one user's timeline, verifies the
 /// log, prints its digest, and checks every user against the truth. Everything lives in `Events/demo`
 /// (re-runnable: each run starts afresh).
-enum DemoCommand {
+enum DemoCommand: LedgerCommand {
+    /// `--data DIR`: demo's own, defaulting to Events/demo.
+    static let data = OptionSpec("--data", value: "DIR", "Where to run (default Events/demo).")
+    /// `--users N`.
+    static let users = OptionSpec("--users", value: "N", "Users (default 1000).")
+    /// `--months M`.
+    static let months = OptionSpec("--months", value: "M", "Months (default 12).")
+    /// `--seed S`.
+    static let seed = OptionSpec("--seed", value: "S", "Seed (default 42).")
+
+    static let spec = CommandSpec(
+        name: "demo", summary: "The end-to-end showcase in Events/demo.",
+        usage: ["demo [--data DIR] [--users N] [--months M] [--seed S]"],
+        options: [data, users, months, seed, SharedOptions.catalog])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         HeapTuning.keepHeapForBatches()
         let clock = ContinuousClock()
         let started = clock.now
-        let root = context.arguments.value("--data") ?? "Events/demo"
-        let users = Int(try context.integer("--users", in: 1...100_000) ?? 1000)
-        let months = Int(try context.integer("--months", in: 1...60) ?? 12)
-        let seedValue = try context.integer("--seed", in: 0...Int64.max) ?? 42
+        let root = try context.value(Self.data) ?? "Events/demo"
+        let users = Int(try context.integer(Self.users, in: 1...100_000) ?? 1000)
+        let months = Int(try context.integer(Self.months, in: 1...60) ?? 12)
+        let seedValue = try context.integer(Self.seed, in: 0...Int64.max) ?? 42
         let simulationDirectory = Path.join(root, "simulation")
         let dataDirectory = Path.join(root, "ledger")
         let fileSystem = PosixFileSystem()

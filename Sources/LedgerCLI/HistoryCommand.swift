@@ -3,12 +3,28 @@ import LedgerJSON
 import LedgerService
 
 /// `ledger history`: every record about a subject, in effective-time order.
-enum HistoryCommand {
+enum HistoryCommand: LedgerCommand {
+    /// `--as-of T`.
+    static let asOf = OptionSpec("--as-of", value: "T", "Only records effective at or before T.")
+    /// `--known-at K`.
+    static let knownAt = OptionSpec("--known-at", value: "K", "Only records appended by K.")
+    /// `--html`.
+    static let html = OptionSpec("--html", "Write a self-contained HTML page.")
+
+    static let spec = CommandSpec(
+        name: "history", summary: "Every record about a subject, in effective-time order.",
+        usage: ["history [--data DIR | --store URL] SUBJECT [--as-of T] [--known-at K] [--json | --html]"],
+        discussion:
+            "--html writes a self-contained page (timeline and device-limit chart) on stdout.",
+        options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + [
+            asOf, knownAt, SharedOptions.json, html, SharedOptions.catalog,
+        ])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
-        let asOf = try context.instant("--as-of")
-        let knownAt = try context.instant("--known-at")
-        if context.json && context.arguments.has("--html") {
+        let asOf = try context.instant(Self.asOf)
+        let knownAt = try context.instant(Self.knownAt)
+        if try context.has(Self.html), context.json {
             throw CLIError.usage("choose one of --json and --html", command: "history")
         }
         let ledger = try Commands.openReader(context)
@@ -24,7 +40,7 @@ enum HistoryCommand {
             context.printJSON(LedgerEntry.historyJSON(entries, voids: voids))
             return 0
         }
-        if context.arguments.has("--html") {
+        if try context.has(Self.html) {
             do {
                 Terminal.out(try HistoryPage.render(ledger: ledger, query: query, entries: entries, knownAt: knownAt))
             } catch {

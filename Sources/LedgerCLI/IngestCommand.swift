@@ -5,7 +5,22 @@ import LedgerService
 import LedgerSystem
 
 /// `ledger ingest`: JSON Lines of notification bodies → verified records in the log.
-enum IngestCommand {
+enum IngestCommand: LedgerCommand {
+    static let spec = CommandSpec(
+        name: "ingest", summary: "Verify App Store notifications and append them to the log.",
+        usage: ["ingest [VERIFY FLAGS] [--data DIR | --store URL] [--json] [FILE|-]..."],
+        discussion: """
+            Input is JSON Lines: each line a request body {"signedPayload":"…"} exactly as Apple POSTs it \
+            (blank lines ignored). Each line is verified and appended durably as one record, recognised as a \
+            duplicate (same notificationUUID), or rejected into the quarantine with its reason. Prints \
+            {"accepted":N,"duplicates":N,"rejected":N}. Exit 0 when nothing was rejected, else 1. A FILE that \
+            cannot be opened is refused before anything is written.
+            """,
+        options: SharedOptions.verify + [
+            SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog,
+        ],
+        positionals: 0...Int.max, positionalName: "FILE|-")
+
     static let batchSize = 2048
     /// The longest input line read whole: a body over 1 MiB is rejected (and quarantined) by the pipeline; a line
     /// longer than this is read through without being held and rejected the same way from its first 1 MiB, its

@@ -2,9 +2,26 @@ import LedgerAppStore
 import LedgerJSON
 
 /// `ledger inspect`: verify one signed payload as Apple's SignedDataVerifier does and print it decoded.
-enum InspectCommand {
+enum InspectCommand: LedgerCommand {
+    /// `--as KIND`.
+    static let kind = OptionSpec("--as", value: "KIND", "notification (default), transaction or renewal.")
+
+    static let spec = CommandSpec(
+        name: "inspect", summary: "Verify one signed payload and print it decoded. Writes nothing.",
+        usage: ["inspect [VERIFY FLAGS] [--as notification|transaction|renewal] [--json] FILE|-"],
+        discussion: """
+            FILE holds a compact JWS or a body with signedPayload. Verifies it as Apple's SignedDataVerifier \
+            does (--environment also accepts xcode and local-testing, which skip the signature) and prints the \
+            decoded payload with nested signed fields decoded in place. Exit 0 when valid; exit 1 when invalid, \
+            with --json {"valid":false,"status":"STATUS","message":"…"}, STATUS one of INVALID_JWT_FORMAT, \
+            INVALID_CERTIFICATE, INVALID_CHAIN_LENGTH, VERIFICATION_FAILURE, INVALID_APP_IDENTIFIER, \
+            INVALID_ENVIRONMENT.
+            """,
+        options: SharedOptions.inspectVerify + [kind, SharedOptions.json, SharedOptions.catalog], positionals: 1...1,
+        positionalName: "FILE|-")
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
-        let kind = context.arguments.value("--as") ?? "notification"
+        let kind = try context.value(Self.kind) ?? "notification"
         guard ["notification", "transaction", "renewal"].contains(kind) else {
             throw CLIError.usage("--as must be notification, transaction or renewal", command: "inspect")
         }

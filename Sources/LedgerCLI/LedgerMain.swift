@@ -5,7 +5,7 @@
 /// The `ledger` program: parses the command line, runs the command, maps errors to exit codes.
 public enum LedgerMain {
     /// The parser for every command.
-    public static let parser = ArgumentParser(commands: LedgerCommands.all)
+    public static let parser = ArgumentParser(commands: LedgerCommands.specs)
 
     /// Runs `ledger` with `arguments` (without the program name) and returns the exit code.
     public static func run(
@@ -23,35 +23,14 @@ public enum LedgerMain {
         }
     }
 
+    /// Runs the command the arguments name, found by name in ``LedgerCommands/all``; `help` is answered here.
     static func dispatch(_ context: CommandContext) throws(CLIError) -> Int32 {
-        switch context.arguments.command {
-        case "help": return help(context.arguments)
-        case "catalog": return try CatalogCommand.run(context)
-        case "ingest": return try IngestCommand.run(context)
-        case "inspect": return try InspectCommand.run(context)
-        case "state": return try StateCommand.run(context)
-        case "history": return try HistoryCommand.run(context)
-        case "verify": return try LogCommands.verify(context)
-        case "digest": return try LogCommands.digest(context)
-        case "repair": return try LogCommands.repair(context)
-        case "rebuild": return try LogCommands.rebuild(context)
-        case "export": return try ExportImportCommands.export(context)
-        case "import": return try ExportImportCommands.importFile(context)
-        case "link": return try OperatorCommands.link(context)
-        case "correct": return try OperatorCommands.correct(context)
-        case "void": return try OperatorCommands.void(context)
-        case "quarantine": return try QuarantineCommand.run(context)
-        case "reconcile": return try ReconcileCommand.run(context)
-        case "serve": return try ServeCommand.run(context)
-        case "report": return try ReportCommand.run(context)
-        case "audit": return try AuditCommand.run(context)
-        case "appstore": return try AppStoreCommand.run(context)
-        case "simulate": return try SimulateCommand.run(context)
-        case "demo": return try DemoCommand.run(context)
-        default:
-            throw CLIError(
-                .internalError, "no handler for the command '\(context.arguments.command)'; this is a bug in ledger")
+        let name = context.arguments.command
+        if name == "help" { return help(context.arguments) }
+        guard let command = LedgerCommands.command(named: name) else {
+            throw CLIError(.internalError, "no handler for the command '\(name)'; this is a bug in ledger")
         }
+        return try command.run(context)
     }
 
     static func help(_ arguments: ParsedArguments) -> Int32 {

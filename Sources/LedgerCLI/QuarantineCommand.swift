@@ -2,7 +2,12 @@ import LedgerJSON
 import LedgerService
 
 /// `ledger quarantine`: the rejected payloads with time, status and reason.
-enum QuarantineCommand {
+enum QuarantineCommand: LedgerCommand {
+    static let spec = CommandSpec(
+        name: "quarantine", summary: "List rejected payloads with time, status and reason.",
+        usage: ["quarantine [--data DIR] [--json]"],
+        options: [SharedOptions.data, SharedOptions.json, SharedOptions.catalog])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = try Commands.existingDataDirectory(context)
         let items: [Quarantine.Item]

@@ -5,9 +5,42 @@ import LedgerService
 import LedgerSystem
 
 /// `ledger reconcile`: App Store Server API or verifyReceipt responses → only the facts the log lacks.
-enum ReconcileCommand {
+enum ReconcileCommand: LedgerCommand {
+    /// `--from-api`.
+    static let fromAPI = OptionSpec("--from-api", "Pull from the App Store Server API instead of reading FILE.")
+    /// `--since T`.
+    static let since = OptionSpec("--since", value: "T", "With --from-api: the window's start.")
+    /// `--until T`.
+    static let until = OptionSpec("--until", value: "T", "With --from-api: the window's end (default: now).")
+    /// `--only-failures`.
+    static let onlyFailures = OptionSpec(
+        "--only-failures", "With --from-api: only notifications Apple failed to deliver.")
+
+    static let spec = CommandSpec(
+        name: "reconcile",
+        summary: "Import App Store Server API or verifyReceipt responses: only new facts.",
+        usage: [
+            "reconcile [VERIFY FLAGS] [--data DIR | --store URL] [--json] FILE",
+            "reconcile --from-api --since T [--until T] --key-file F --key-id K --issuer-id I [--api-base-url URL] "
+                + "[--api-ca-file F] [VERIFY FLAGS] [--data DIR | --store URL]",
+        ],
+        discussion: """
+            FILE holds App Store Server API responses (transaction history, subscription statuses) or legacy \
+            verifyReceipt responses. With --from-api the ledger fetches them itself: Get Notification History \
+            for the window (every page; windows over 180 days split), each notification verified exactly as \
+            the webhook verifies it, then Get Transaction History for every subscription the window touched. \
+            Only facts the log lacks are appended. Prints {"appended":N,"alreadyKnown":N,"rejected":N}; exit 0 \
+            when nothing was rejected, else 1 (a refused item is named with Apple's status, and nothing of its \
+            input is appended). 5xx and 429 answers are retried with backoff (honouring Retry-After); a 401 \
+            renews the token once.
+            """,
+        options: SharedOptions.verify + [
+            SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog, fromAPI, since, until,
+            onlyFailures,
+        ] + SharedOptions.apiClient, positionals: 0...1, positionalName: "FILE")
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
-        if context.arguments.has("--from-api") { return try ReconcileFromAPICommand.run(context) }
+        if try context.has(fromAPI) { return try ReconcileFromAPICommand.run(context) }
         guard !context.arguments.positionals.isEmpty else {
             throw CLIError.usage("missing FILE (or --from-api --since T to pull from Apple)", command: "reconcile")
         }

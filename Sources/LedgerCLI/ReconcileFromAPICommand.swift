@@ -8,16 +8,17 @@ import LedgerSystem
 /// `ledger reconcile --from-api`: pulls the window's notification history from the App Store Server API, then
 /// the transaction history of every subscription it touches, and appends only the facts the log lacks.
 enum ReconcileFromAPICommand {
+    /// Runs `ledger reconcile --from-api` (see ``ReconcileCommand``, which holds its spec).
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let command = context.arguments.command
         guard context.arguments.positionals.isEmpty else {
             throw CLIError.usage("--from-api reads from Apple, not from FILE; give one or the other", command: command)
         }
-        guard let since = try context.instant("--since") else {
+        guard let since = try context.instant(ReconcileCommand.since) else {
             throw CLIError.usage("--from-api needs --since T: the start of the window to pull", command: command)
         }
         let now = SystemClock.wallMilliseconds()
-        let until = try context.instant("--until")?.milliseconds ?? now
+        let until = try context.instant(ReconcileCommand.until)?.milliseconds ?? now
         guard since.milliseconds < until else {
             throw CLIError.usage("--since must be before --until (or before now)", command: command)
         }
@@ -25,7 +26,7 @@ enum ReconcileFromAPICommand {
         let client = try APIClientSettings.client(context, verifier: verifier)
         let request = NotificationHistoryRequest(
             startDate: since.milliseconds, endDate: until,
-            onlyFailures: context.arguments.has("--only-failures") ? true : nil)
+            onlyFailures: try context.has(ReconcileCommand.onlyFailures) ? true : nil)
         Terminal.err(
             "reconcile: notification history \(Instant(milliseconds: since.milliseconds)) to \(Instant(milliseconds: until)) from \(client.baseURL)\n"
         )

@@ -5,7 +5,8 @@ import LedgerService
 import LedgerSystem
 
 /// `ledger serve`: the webhook and the read API until SIGTERM or SIGINT, then a graceful stop.
-enum ServeCommand {
+/// Its options and help are in `ServeCommand+Spec.swift`.
+enum ServeCommand: LedgerCommand {
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         HeapTuning.boundHeapForServers()
         let directory = context.dataDirectory
@@ -17,7 +18,7 @@ enum ServeCommand {
         // `--reconcile-every`: the key is read and checked now, so a bad one is a usage error before serving.
         let stopping = StopFlag()
         var schedule: (pull: APIPull, interval: Int64, since: Int64?, degradedAfter: Int64)?
-        if let text = context.arguments.value("--reconcile-every") {
+        if let text = try context.value(reconcileEvery) {
             guard let interval = ScheduledPull.interval(text) else {
                 throw CLIError.usage(
                     "--reconcile-every '\(text)' is not a duration of a second or more (30s, 15m, 1h)",
@@ -26,9 +27,9 @@ enum ServeCommand {
             let client = try APIClientSettings.client(context, verifier: verifier) { [stopping] milliseconds in
                 stopping.pause(milliseconds: Int64(milliseconds))
             }
-            let since = try context.instant("--reconcile-since")?.milliseconds
+            let since = try context.instant(reconcileSince)?.milliseconds
             var degradedAfter = max(3 * interval, 3_600_000)
-            if let text = context.arguments.value("--reconcile-degraded-after") {
+            if let text = try context.value(reconcileDegradedAfter) {
                 guard let parsed = ScheduledPull.interval(text) else {
                     throw CLIError.usage(
                         "--reconcile-degraded-after '\(text)' is not a duration of a second or more", command: "serve")

@@ -25,12 +25,11 @@ struct ServeListeners {
     /// - Throws: ``CLIError`` (usage) when only one of the two listen flags is given, when they are mixed with
     ///   `--host`/`--port`, or when an address is not `HOST:PORT`.
     static func resolve(_ context: CommandContext) throws(CLIError) -> ServeListeners {
-        let arguments = context.arguments
-        let webhook = arguments.value("--webhook-listen")
-        let api = arguments.value("--api-listen")
+        let webhook = try context.value(ServeCommand.webhookListen)
+        let api = try context.value(ServeCommand.apiListen)
         guard webhook != nil || api != nil else {
-            let host = arguments.value("--host") ?? "127.0.0.1"
-            let port = try context.integer("--port", in: 0...65535) ?? 8080
+            let host = try context.value(ServeCommand.host) ?? "127.0.0.1"
+            let port = try context.integer(ServeCommand.port, in: 0...65535) ?? 8080
             return ServeListeners(addresses: [Address(host: host, port: UInt16(port), surface: .all, name: nil)])
         }
         guard let webhook, let api else {
@@ -38,13 +37,15 @@ struct ServeListeners {
                 "--webhook-listen and --api-listen go together: give both (or neither, for one address)",
                 command: "serve")
         }
-        if arguments.has("--host") || arguments.has("--port") {
+        let givesHost = try context.has(ServeCommand.host)
+        let givesPort = try context.has(ServeCommand.port)
+        if givesHost || givesPort {
             throw CLIError.usage(
                 "--host and --port name the one address of every route; with --webhook-listen and --api-listen, "
                     + "leave them out", command: "serve")
         }
-        let webhookAddress = try parse(webhook, flag: "--webhook-listen")
-        let apiAddress = try parse(api, flag: "--api-listen")
+        let webhookAddress = try parse(webhook, flag: ServeCommand.webhookListen.name)
+        let apiAddress = try parse(api, flag: ServeCommand.apiListen.name)
         return ServeListeners(addresses: [
             Address(host: webhookAddress.host, port: webhookAddress.port, surface: .webhook, name: "webhook"),
             Address(host: apiAddress.host, port: apiAddress.port, surface: .api, name: "api"),

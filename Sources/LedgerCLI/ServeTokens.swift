@@ -17,18 +17,26 @@ struct ServeTokens: Equatable {
         let name: String
         /// What leaving the token out means.
         let without: String
+        /// The option with the token itself, e.g. `--read-token`.
+        let tokenOption: OptionSpec
+        /// The option naming a file holding the token, e.g. `--read-token-file`.
+        let fileOption: OptionSpec
 
         /// The flag with the token itself, e.g. `--read-token`.
-        var flag: String { "--\(name)-token" }
+        var flag: String { tokenOption.name }
         /// The flag naming a file holding the token, e.g. `--read-token-file`.
-        var fileFlag: String { "--\(name)-token-file" }
+        var fileFlag: String { fileOption.name }
         /// The environment variable holding the token, e.g. `LEDGER_READ_TOKEN`.
         var variable: String { "LEDGER_\(name.uppercased())_TOKEN" }
 
         /// The read endpoints' token.
-        static let read = Kind(name: "read", without: "the read endpoints open to anyone")
+        static let read = Kind(
+            name: "read", without: "the read endpoints open to anyone", tokenOption: ServeCommand.readToken,
+            fileOption: ServeCommand.readTokenFile)
         /// The admin endpoints' token.
-        static let admin = Kind(name: "admin", without: "the admin endpoints off")
+        static let admin = Kind(
+            name: "admin", without: "the admin endpoints off", tokenOption: ServeCommand.adminToken,
+            fileOption: ServeCommand.adminTokenFile)
     }
 
     /// The most bytes a token file may hold: a token, not a document.

@@ -2,10 +2,33 @@ import LedgerCore
 import LedgerSimulator
 
 /// `ledger simulate`: a realistic, signed population with its truth, deterministic for a seed.
-enum SimulateCommand {
+enum SimulateCommand: LedgerCommand {
+    /// `--users N`.
+    static let users = OptionSpec("--users", value: "N", "Number of users.")
+    /// `--months M`.
+    static let months = OptionSpec("--months", value: "M", "Months simulated.")
+    /// `--seed S`.
+    static let seed = OptionSpec("--seed", value: "S", "Random seed (same seed, same bytes).")
+    /// `--out DIR`.
+    static let out = OptionSpec("--out", value: "DIR", "Output directory.")
+    /// `--environment ENV`.
+    static let environment = OptionSpec("--environment", value: "ENV", "sandbox or production (default production).")
+    /// `--sandbox-rate R`.
+    static let sandboxRate = OptionSpec(
+        "--sandbox-rate", value: "R", "Sandbox renewal rate (e.g. 5m: monthly renews every 5 minutes).")
+    /// `--start T`.
+    static let start = OptionSpec("--start", value: "T", "Start of the simulated period.")
+
+    static let spec = CommandSpec(
+        name: "simulate", summary: "Write a realistic signed population with its truth.",
+        usage: [
+            "simulate --users N --months M --seed S --out DIR [--environment sandbox|production] [--sandbox-rate R]"
+        ],
+        options: [users, months, seed, out, environment, sandboxRate, start, SharedOptions.catalog])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let config = try configuration(context)
-        let out = try context.required("--out")
+        let out = try context.required(Self.out)
         let clock = ContinuousClock()
         let started = clock.now
         let report: SimulationReport
@@ -36,17 +59,17 @@ enum SimulateCommand {
 
     /// The simulation the command line asks for.
     static func configuration(_ context: CommandContext) throws(CLIError) -> SimulationConfig {
-        let users = try context.integer("--users", in: 0...1_000_000)
-        let months = try context.integer("--months", in: 1...240)
+        let users = try context.integer(Self.users, in: 0...1_000_000)
+        let months = try context.integer(Self.months, in: 1...240)
         guard let users, let months else {
             throw CLIError.usage("give --users N and --months M", command: "simulate")
         }
-        let seedText = try context.required("--seed")
+        let seedText = try context.required(Self.seed)
         guard let seed = UInt64(seedText) else {
             throw CLIError.usage("--seed '\(seedText)' is not an integer from 0 to \(UInt64.max)", command: "simulate")
         }
         var config = SimulationConfig(users: Int(users), months: Int(months), seed: seed, catalog: context.catalog)
-        if let text = context.arguments.value("--environment") {
+        if let text = try context.value(Self.environment) {
             guard let environment = LedgerEnvironment(argument: text),
                 environment == .sandbox || environment == .production
             else {
@@ -54,7 +77,7 @@ enum SimulateCommand {
             }
             config.environment = environment
         }
-        if let text = context.arguments.value("--sandbox-rate") {
+        if let text = try context.value(Self.sandboxRate) {
             guard let rate = SandboxRate(argument: text) else {
                 let names = SandboxRate.all.map(\.shortName).joined(separator: ", ")
                 throw CLIError.usage("--sandbox-rate '\(text)' is not a sandbox rate (\(names))", command: "simulate")
@@ -64,7 +87,7 @@ enum SimulateCommand {
             }
             config.sandboxRate = rate
         }
-        if let start = try context.instant("--start") { config.start = start }
+        if let start = try context.instant(Self.start) { config.start = start }
         return config
     }
 

@@ -4,11 +4,27 @@ import LedgerService
 import LedgerSystem
 
 /// `ledger state`: a subject's entitlement at valid time T as known at K.
-enum StateCommand {
+enum StateCommand: LedgerCommand {
+    /// `--at T`.
+    static let at = OptionSpec("--at", value: "T", "Valid time (default: now).")
+    /// `--known-at K`.
+    static let knownAt = OptionSpec("--known-at", value: "K", "Only records appended by K (default: all).")
+
+    static let spec = CommandSpec(
+        name: "state", summary: "A subject's entitlement at valid time T as known at K.",
+        usage: [
+            "state [--data DIR | --store URL] (--user ID | --account-token UUID | --original-transaction-id ID)"
+                + " [--at T] [--known-at K] [--json]"
+        ],
+        discussion: "An unknown subject is not an error. " + SharedOptions.timeHelp,
+        options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + [
+            at, knownAt, SharedOptions.json, SharedOptions.catalog,
+        ])
+
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
-        let at = try context.instant("--at") ?? Instant(milliseconds: SystemClock.wallMilliseconds())
-        let knownAt = try context.instant("--known-at")
+        let at = try context.instant(Self.at) ?? Instant(milliseconds: SystemClock.wallMilliseconds())
+        let knownAt = try context.instant(Self.knownAt)
         let ledger = try Commands.openReader(context)
         defer { ledger.close() }
         let state: EntitlementState

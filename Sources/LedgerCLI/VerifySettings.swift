@@ -33,18 +33,19 @@ enum VerifySettings {
     {
         let command = context.arguments.command
         let environment: LedgerEnvironment
-        if let text = context.arguments.value("--environment") {
+        if let text = try context.value(SharedOptions.environment) {
             // Each command's error lists the values that command takes: only inspect reads Xcode's and local tests'.
             let accepted =
-                command == "inspect" ? "sandbox, production, xcode or local-testing" : "sandbox or production"
+                command == InspectCommand.spec.name
+                ? "sandbox, production, xcode or local-testing" : "sandbox or production"
             guard let parsed = LedgerEnvironment(argument: text) else {
                 throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
-            guard command == "inspect" || parsed == .sandbox || parsed == .production else {
+            guard command == InspectCommand.spec.name || parsed == .sandbox || parsed == .production else {
                 throw CLIError.usage("--environment '\(text)' is not \(accepted)", command: command)
             }
             if let bound, let named = bound.environment, named != parsed {
-                throw mismatch("--environment", parsed.rawValue, named.rawValue, "environment", bound)
+                throw mismatch(SharedOptions.environment.name, parsed.rawValue, named.rawValue, "environment", bound)
             }
             environment = parsed
         } else if let boundEnvironment = bound?.environment {
@@ -52,21 +53,21 @@ enum VerifySettings {
         } else {
             throw CLIError.usage("--environment sandbox|production is required", command: command)
         }
-        let appAppleIdFlag = try context.integer("--app-apple-id", in: 0...Int64.max)
+        let appAppleIdFlag = try context.integer(SharedOptions.appAppleId, in: 0...Int64.max)
         if let bound, let flag = appAppleIdFlag, let named = bound.app?.appAppleId, flag != named {
-            throw mismatch("--app-apple-id", "\(flag)", "\(named)", "App Apple ID", bound)
+            throw mismatch(SharedOptions.appAppleId.name, "\(flag)", "\(named)", "App Apple ID", bound)
         }
         let appAppleId = appAppleIdFlag ?? bound?.app?.appAppleId
-        let bundleFlag = context.arguments.value("--bundle-id")
+        let bundleFlag = try context.value(SharedOptions.bundleId)
         if let bound, let flag = bundleFlag, let named = bound.app?.bundleId, flag != named {
-            throw mismatch("--bundle-id", flag, named, "bundle id", bound)
+            throw mismatch(SharedOptions.bundleId.name, flag, named, "bundle id", bound)
         }
         let bundleId = bundleFlag ?? bound?.app?.bundleId
         if environment == .production, appAppleId == nil {
             throw CLIError.usage(
                 "--app-apple-id N is required with production, as in Apple's libraries", command: command)
         }
-        let paths = TrustRoots.paths(flags: context.arguments.all("--trust-root"), environment: context.environment)
+        let paths = TrustRoots.paths(flags: try context.all(SharedOptions.trustRoot), environment: context.environment)
         let skips = environment == .xcode || environment == .localTesting
         if paths.isEmpty, !skips {
             throw CLIError.usage(

@@ -52,7 +52,7 @@ func usageErrorsExplainThemselves(arguments: [String], fragment: String) {
 }
 
 @Test func everyCommandOfTheContractExists() {
-    let names = Set(LedgerCommands.all.map(\.name))
+    let names = Set(LedgerCommands.specs.map(\.name))
     for name in [
         "ingest", "inspect", "state", "history", "verify", "export", "import", "rebuild", "repair",
         "catalog", "link",

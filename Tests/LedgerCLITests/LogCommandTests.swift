@@ -135,7 +135,7 @@ import Testing
         let capture = OutputCapture()
         let result = Terminal.$capture.withValue(capture) {
             Result { () throws(CLIError) in
-                try ExportImportCommands.importFile(context, secondPass: workspace.file("altered.jsonl", altered))
+                try ImportCommand.importFile(context, secondPass: workspace.file("altered.jsonl", altered))
             }
         }
         #expect(throws: CLIError.self) { try result.get() }

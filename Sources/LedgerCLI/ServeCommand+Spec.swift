@@ -1,7 +1,45 @@
-/// `ledger serve`'s entry of the command table, with its help sections.
-extension LedgerCommands {
+/// `ledger serve`'s options and help, with its help sections.
+extension ServeCommand {
+    /// `--host HOST`.
+    static let host = OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1).")
+    /// `--port PORT`.
+    static let port = OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one).")
+    /// `--webhook-listen HOST:PORT`.
+    static let webhookListen = OptionSpec(
+        "--webhook-listen", value: "HOST:PORT",
+        "The webhook's own address (with --api-listen, instead of --host/--port).")
+    /// `--api-listen HOST:PORT`.
+    static let apiListen = OptionSpec(
+        "--api-listen", value: "HOST:PORT", "The read API's own address (with --webhook-listen).")
+    /// `--read-token-file F`.
+    static let readTokenFile = OptionSpec(
+        "--read-token-file", value: "F",
+        "File holding the bearer token required on read endpoints (or $LEDGER_READ_TOKEN).")
+    /// `--admin-token-file F`.
+    static let adminTokenFile = OptionSpec(
+        "--admin-token-file", value: "F",
+        "File holding the bearer token for admin endpoints, off without one (or $LEDGER_ADMIN_TOKEN).")
+    /// `--read-token T`.
+    static let readToken = OptionSpec(
+        "--read-token", value: "T", "The read token itself; visible in ps, prefer the file.")
+    /// `--admin-token T`.
+    static let adminToken = OptionSpec(
+        "--admin-token", value: "T", "The admin token itself; visible in ps, prefer the file.")
+    /// `--reconcile-every DURATION`.
+    static let reconcileEvery = OptionSpec(
+        "--reconcile-every", value: "DURATION",
+        "Run reconcile --from-api on this schedule (30s, 15m, 1h) with the key flags below.")
+    /// `--reconcile-since T`.
+    static let reconcileSince = OptionSpec(
+        "--reconcile-since", value: "T",
+        "Where the first scheduled pull starts, with no cursor yet (default: four days back).")
+    /// `--reconcile-degraded-after DURATION`.
+    static let reconcileDegradedAfter = OptionSpec(
+        "--reconcile-degraded-after", value: "DURATION",
+        "/healthz says degraded once scheduled pulls fail this long (default: 3 runs, at least 1h).")
+
     /// `ledger serve`: the listeners, the tokens, the scheduled pull.
-    static let serve = CommandSpec(
+    static let spec = CommandSpec(
         name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
         usage: [
             "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
@@ -20,33 +58,11 @@ extension LedgerCommands {
             to 1 MiB, and logs one JSON line per request to stderr. SIGTERM/SIGINT: stop accepting, finish \
             in-flight requests, flush, exit 0.
             """,
-        options: verify + [
-            data, store, OptionSpec("--host", value: "HOST", "Address to bind (default 127.0.0.1)."),
-            OptionSpec("--port", value: "PORT", "Port (default 8080; 0 picks a free one)."),
-            OptionSpec(
-                "--webhook-listen", value: "HOST:PORT",
-                "The webhook's own address (with --api-listen, instead of --host/--port)."),
-            OptionSpec(
-                "--api-listen", value: "HOST:PORT", "The read API's own address (with --webhook-listen)."),
-            OptionSpec(
-                "--read-token-file", value: "F",
-                "File holding the bearer token required on read endpoints (or $LEDGER_READ_TOKEN)."),
-            OptionSpec(
-                "--admin-token-file", value: "F",
-                "File holding the bearer token for admin endpoints, off without one (or $LEDGER_ADMIN_TOKEN)."),
-            OptionSpec("--read-token", value: "T", "The read token itself; visible in ps, prefer the file."),
-            OptionSpec("--admin-token", value: "T", "The admin token itself; visible in ps, prefer the file."),
-            catalog,
-            OptionSpec(
-                "--reconcile-every", value: "DURATION",
-                "Run reconcile --from-api on this schedule (30s, 15m, 1h) with the key flags below."),
-            OptionSpec(
-                "--reconcile-since", value: "T",
-                "Where the first scheduled pull starts, with no cursor yet (default: four days back)."),
-            OptionSpec(
-                "--reconcile-degraded-after", value: "DURATION",
-                "/healthz says degraded once scheduled pulls fail this long (default: 3 runs, at least 1h)."),
-        ] + APIClientSettings.options,
+        options: SharedOptions.verify + [
+            SharedOptions.data, SharedOptions.store, host, port, webhookListen, apiListen, readTokenFile,
+            adminTokenFile,
+            readToken, adminToken, SharedOptions.catalog, reconcileEvery, reconcileSince, reconcileDegradedAfter,
+        ] + SharedOptions.apiClient,
         sections: [serveEndpoints, serveTokens])
 
     /// `ledger help serve`: the routes and their answers.

@@ -3,40 +3,23 @@ import LedgerCrypto
 import LedgerJSON
 import LedgerService
 
-/// `ledger export` and `ledger import`.
-enum ExportImportCommands {
-    static func export(_ context: CommandContext) throws(CLIError) -> Int32 {
-        let from = try context.integer("--from-seq", in: 1...Int64.max) ?? 1
-        let ledger = try Commands.openReader(context)
-        defer { ledger.close() }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        // Records whose evidence the data directory no longer holds: still exported (with a null signedPayload),
-        // but such an export cannot be imported, so the command fails once it has written everything.
-        var missingEvidence: [UInt64] = []
-        do {
-            try ledger.forEachLogRecord(from: UInt64(from)) { record in
-                let line = try ledger.exportLine(record)
-                if line["evidence"]?["signedPayload"] == .null { missingEvidence.append(record.seq) }
-                line.write(into: &buffer)
-                buffer.append(0x0A)
-                if buffer.count > 1 << 20 {
-                    Terminal.out(String(decoding: buffer, as: UTF8.self))
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-        } catch {
-            throw Commands.failure(error)
-        }
-        Terminal.out(String(decoding: buffer, as: UTF8.self))
-        if let first = missingEvidence.first {
-            Terminal.err(
-                "error: \(missingEvidence.count) record(s) reference evidence missing from the data directory, first "
-                    + "at seq \(first) (exported with a null signedPayload; `ledger import` refuses such lines). "
-                    + "Restore the evidence packs from a backup\n")
-            return 1
-        }
-        return 0
+/// `ledger import`: appends an export, idempotently.
+enum ImportCommand: LedgerCommand {
+    /// `--batch N`.
+    static let batch = OptionSpec(
+        "--batch", value: "N", "Records appended at once (default 1024; each batch is held in memory).")
+
+    static let spec = CommandSpec(
+        name: "import", summary: "Append an export, idempotently.",
+        usage: ["import [--data DIR | --store URL] [--batch N] FILE|-"],
+        discussion:
+            "Reads the export twice, a batch at a time (standard input is spooled to $TMPDIR): first every line is "
+            + "checked and nothing appended, then the records are appended.",
+        options: [SharedOptions.data, SharedOptions.store, batch, SharedOptions.json, SharedOptions.catalog],
+        positionals: 1...1, positionalName: "FILE|-")
+
+    static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
+        try importFile(context)
     }
 
     /// The longest export line taken (a line carries its record's signed payload, which the webhook bounds at
@@ -51,7 +34,7 @@ enum ExportImportCommands {
     /// `secondPass` reads the second pass from another file (tests: an export changed between the passes).
     static func importFile(_ context: CommandContext, secondPass: String? = nil) throws(CLIError) -> Int32 {
         let input = context.arguments.positionals[0]
-        let batchSize = Int(try context.integer("--batch", in: 1...1 << 20) ?? Int64(Ledger.importBatchSize))
+        let batchSize = Int(try context.integer(Self.batch, in: 1...1 << 20) ?? Int64(Ledger.importBatchSize))
         let spool = input == "-" ? try Spool(label: "import", in: context.temporaryDirectory) : nil
         defer { spool?.remove() }
         let checked = try checkPass(context, input: input, batchSize: batchSize, spool: spool)
