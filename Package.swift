@@ -133,7 +133,8 @@ let package = Package(
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
         .testTarget(name: "LedgerCryptoTests", dependencies: ["LedgerCrypto", "LedgerSystem", "LedgerTesting"]),
-        .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem"]),
+        .testTarget(
+            name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem", "LedgerTesting"]),
         .testTarget(
             name: "LedgerAppStoreTests",
             dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
@@ -157,7 +158,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "LedgerSimulatorTests",
-            dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
+            dependencies: [
+                "LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto", "LedgerSystem",
+                "LedgerTesting",
+            ]),
         .testTarget(
             name: "LedgerAPITests",
             dependencies: [
