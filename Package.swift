@@ -23,15 +23,17 @@ let package = Package(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        // The shape every module's error shares: opaque codes, the detail, equality on the code. Pure Swift.
+        .target(name: "LedgerErrors"),
         // Pure domain: catalog, records, the entitlement fold. No I/O, no clocks, no Foundation.
-        .target(name: "LedgerCore"),
+        .target(name: "LedgerCore", dependencies: ["LedgerErrors"]),
         // A small, fast JSON value, parser and writer (no Foundation on the hot path).
-        .target(name: "LedgerJSON"),
+        .target(name: "LedgerJSON", dependencies: ["LedgerErrors"]),
         // The one funnel for system calls, the injectable file layer, and the few generic helpers every target
         // shares (threads, binary search).
-        .target(name: "LedgerSystem"),
+        .target(name: "LedgerSystem", dependencies: ["LedgerErrors"]),
         // Digests, ECDSA and X.509 over libcrypto.
-        .target(name: "LedgerCrypto", dependencies: ["CCrypto"]),
+        .target(name: "LedgerCrypto", dependencies: ["CCrypto", "LedgerErrors"]),
         // The CPU instructions Swift has no spelling for: crc32 for CRC-32C (LedgerLog falls back to Swift
         // without it) and the cache-line prefetch.
         .target(name: "CCPU"),
@@ -131,7 +133,8 @@ let package = Package(
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON"]),
         .testTarget(name: "LedgerCryptoTests", dependencies: ["LedgerCrypto", "LedgerSystem", "LedgerTesting"]),
-        .testTarget(name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem"]),
+        .testTarget(
+            name: "LedgerLogTests", dependencies: ["LedgerLog", "LedgerStore", "LedgerSystem", "LedgerTesting"]),
         .testTarget(
             name: "LedgerAppStoreTests",
             dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerTesting", "LedgerCore", "LedgerJSON"]),
@@ -155,7 +158,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "LedgerSimulatorTests",
-            dependencies: ["LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto"]),
+            dependencies: [
+                "LedgerSimulator", "LedgerCore", "LedgerJSON", "LedgerAppStore", "LedgerCrypto", "LedgerSystem",
+                "LedgerTesting",
+            ]),
         .testTarget(
             name: "LedgerAPITests",
             dependencies: [

@@ -1,51 +1,19 @@
 import CCrypto
+import LedgerErrors
 
 /// The error every operation in `LedgerCrypto` throws: an opaque code, a message, an optional cause
 /// and where it was raised.
 ///
 /// Equality is on the code only, so new codes never break callers.
-public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct CryptoError: PlainLedgerError {
     /// A stable, opaque classification of a cryptographic failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        public var description: String { raw }
+    public typealias Code = ErrorCode<CryptoError>
 
-        /// Bytes or text that should hold a key, certificate or signature could not be decoded
-        /// (bad DER, bad PEM, wrong length).
-        public static let invalidEncoding = Code("invalidEncoding")
-        /// A key is not an elliptic-curve key on P-256 or P-384, or does not fit the operation.
-        public static let unsupportedKey = Code("unsupportedKey")
-        /// An algorithm the ledger does not accept (e.g. a certificate signed with RSA or SHA-1).
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
-        /// libcrypto failed an operation that should not fail (allocation, signing, encoding).
-        public static let libraryFailure = Code("libraryFailure")
-        /// A caller passed a value the operation cannot use (e.g. an empty validity window).
-        public static let invalidArgument = Code("invalidArgument")
-    }
+    /// The code, message, cause and origin of the error.
+    public var detail: ErrorDetail<Code>
 
-    /// What kind of failure this is.
-    public var code: Code
-    /// What happened, and what to do about it.
-    public var message: String
-    /// The underlying error, when there is one.
-    public var cause: (any Error & Sendable)?
-    /// The source file that raised the error.
-    public var file: String
-    /// The source line that raised the error.
-    public var line: Int
-
-    /// Creates an error.
-    public init(
-        _ code: Code, _ message: String, cause: (any Error & Sendable)? = nil,
-        file: String = #fileID, line: Int = #line
-    ) {
-        self.code = code
-        self.message = message
-        self.cause = cause
-        self.file = file
-        self.line = line
-    }
+    /// Creates an error from its detail.
+    public init(detail: ErrorDetail<Code>) { self.detail = detail }
 
     /// An error whose message ends with libcrypto's own explanation, taken (and cleared) from the
     /// thread's OpenSSL error queue.
@@ -56,11 +24,20 @@ public struct CryptoError: Error, Hashable, CustomStringConvertible, Sendable {
         let detail = reasons.isEmpty ? "" : " (libcrypto: \(reasons.joined(separator: "; ")))"
         return CryptoError(code, message + detail, file: file, line: line)
     }
+}
 
-    public var description: String { message }
-
-    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorCode where Domain == CryptoError {
+    /// Bytes or text that should hold a key, certificate or signature could not be decoded
+    /// (bad DER, bad PEM, wrong length).
+    public static var invalidEncoding: Self { Self("invalidEncoding") }
+    /// A key is not an elliptic-curve key on P-256 or P-384, or does not fit the operation.
+    public static var unsupportedKey: Self { Self("unsupportedKey") }
+    /// An algorithm the ledger does not accept (e.g. a certificate signed with RSA or SHA-1).
+    public static var unsupportedAlgorithm: Self { Self("unsupportedAlgorithm") }
+    /// libcrypto failed an operation that should not fail (allocation, signing, encoding).
+    public static var libraryFailure: Self { Self("libraryFailure") }
+    /// A caller passed a value the operation cannot use (e.g. an empty validity window).
+    public static var invalidArgument: Self { Self("invalidArgument") }
 }
 
 /// The per-thread error queue of libcrypto.

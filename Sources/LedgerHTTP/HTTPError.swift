@@ -1,10 +1,12 @@
+import LedgerErrors
+
 /// The error every failure in the HTTP layer turns into: an HTTP status, a stable machine code, a message,
 /// an optional cause and where it was raised.
 ///
 /// An `HTTPError` thrown by a handler or middleware becomes the response
 /// `{"error":{"status":"CODE","message":"…"}}` with its ``status``. Equality is on the code only, so new
 /// codes never break callers.
-public struct HTTPError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct HTTPError: LedgerError {
     /// A stable, opaque, machine-readable classification, written as the `status` of a JSON error body.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code as it appears in JSON error bodies, e.g. `NOT_FOUND`.
@@ -53,18 +55,10 @@ public struct HTTPError: Error, Hashable, CustomStringConvertible, Sendable {
 
     /// The HTTP status the error is answered with.
     public var status: HTTPStatus
-    /// What kind of failure this is.
-    public var code: Code
-    /// What happened, and what to do about it; sent to the client.
-    public var message: String
+    /// The code, the message (sent to the client), the cause (never sent) and the origin of the error.
+    public var detail: ErrorDetail<Code>
     /// Extra response headers, e.g. `Allow` for 405 or `WWW-Authenticate` for 401.
     public var headers: HTTPHeaders
-    /// The underlying error, when there is one. Never sent to the client.
-    public var cause: (any Error & Sendable)?
-    /// The source file that raised the error.
-    public var file: String
-    /// The source line that raised the error.
-    public var line: Int
 
     /// Creates an error answered with `status`.
     public init(
@@ -72,21 +66,15 @@ public struct HTTPError: Error, Hashable, CustomStringConvertible, Sendable {
         cause: (any Error & Sendable)? = nil, file: String = #fileID, line: Int = #line
     ) {
         self.status = status
-        self.code = code
-        self.message = message
+        detail = ErrorDetail(code, message, cause: cause, file: file, line: line)
         self.headers = headers
-        self.cause = cause
-        self.file = file
-        self.line = line
     }
 
+    /// `STATUS CODE: message`, with the cause when there is one.
     public var description: String {
         let suffix = cause.map { " (cause: \($0))" } ?? ""
         return "\(status.code) \(code): \(message)\(suffix)"
     }
-
-    public static func == (lhs: HTTPError, rhs: HTTPError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 extension HTTPError {

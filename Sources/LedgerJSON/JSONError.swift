@@ -1,45 +1,34 @@
+import LedgerErrors
+
 /// Why some bytes are not the JSON the ledger accepts.
-public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct JSONError: LedgerError {
     /// A stable, opaque classification.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        public var description: String { raw }
+    public typealias Code = ErrorCode<JSONError>
 
-        /// The bytes are not well-formed JSON.
-        public static let syntax = Code("syntax")
-        /// Well-formed, but beyond a limit (size, nesting depth).
-        public static let limit = Code("limit")
-        /// Well-formed, but not the shape expected (a missing member, a wrong type).
-        public static let shape = Code("shape")
-    }
-
-    /// What kind of failure.
-    public var code: Code
-    /// What happened.
-    public var message: String
+    /// The code, message and origin of the error.
+    public var detail: ErrorDetail<Code>
     /// Byte offset of the problem in the input, when known.
     public var offset: Int?
-    /// Source file that raised it.
-    public var file: String
-    /// Source line that raised it.
-    public var line: Int
 
     /// Creates an error.
     public init(
         _ code: Code, _ message: String, offset: Int? = nil, file: String = #fileID, line: Int = #line
     ) {
-        self.code = code
-        self.message = message
+        detail = ErrorDetail(code, message, file: file, line: line)
         self.offset = offset
-        self.file = file
-        self.line = line
     }
 
+    /// The message, with the byte offset when it is known.
     public var description: String {
         offset.map { "\(message) at byte \($0)" } ?? message
     }
+}
 
-    public static func == (lhs: JSONError, rhs: JSONError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+extension ErrorCode where Domain == JSONError {
+    /// The bytes are not well-formed JSON.
+    public static var syntax: Self { Self("syntax") }
+    /// Well-formed, but beyond a limit (size, nesting depth).
+    public static var limit: Self { Self("limit") }
+    /// Well-formed, but not the shape expected (a missing member, a wrong type).
+    public static var shape: Self { Self("shape") }
 }

@@ -1,3 +1,5 @@
+import LedgerSystem
+
 /// The simulator's deterministic pseudo-random number generator: xoshiro256** seeded through SplitMix64.
 ///
 /// The same seed always gives the same sequence on every platform, which is what makes a simulation
@@ -11,7 +13,7 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable {
 
     /// Creates a generator whose state is expanded from `seed` with SplitMix64.
     public init(seed: UInt64) {
-        var mixer = SplitMix64(state: seed)
+        var mixer = SplitMix64(seed: seed)
         s0 = mixer.next()
         s1 = mixer.next()
         s2 = mixer.next()
@@ -21,7 +23,7 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable {
 
     /// Creates the generator of one independent stream (e.g. one user) of a seed.
     public init(seed: UInt64, stream: UInt64) {
-        var mixer = SplitMix64(state: seed ^ (stream &* 0xD1B5_4A32_D192_ED03))
+        var mixer = SplitMix64(seed: seed ^ (stream &* 0xD1B5_4A32_D192_ED03))
         self.init(seed: mixer.next() ^ stream)
     }
 
@@ -100,18 +102,5 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable {
     static func hex(_ value: UInt64, _ width: Int) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-}
-
-/// SplitMix64: expands a 64-bit seed into well-mixed state words.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

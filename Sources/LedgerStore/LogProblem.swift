@@ -1,41 +1,10 @@
 import LedgerCrypto
+import LedgerErrors
 
 /// The first thing found wrong in a log: what, where, and whether it is only a torn tail.
 public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
     /// A stable, opaque classification of a problem.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        public var description: String { raw }
-
-        /// The bytes after the last valid record are an incomplete or failed-checksum frame (a crash mid-write).
-        public static let tornTail = Kind("tornTail")
-        /// A record fails its checksum or is malformed, and valid records follow it.
-        public static let damagedRecord = Kind("damagedRecord")
-        /// A record's checksum is fine but its chain hash is not: it was rewritten.
-        public static let chainBroken = Kind("chainBroken")
-        /// A seq is missing or out of order, or a segment file is missing.
-        public static let sequenceGap = Kind("sequenceGap")
-        /// A record's time is before its predecessor's.
-        public static let timeOrder = Kind("timeOrder")
-        /// A segment header is damaged, or names another environment.
-        public static let damagedSegmentHeader = Kind("damagedSegmentHeader")
-        /// Files from a newer format version.
-        public static let newerVersion = Kind("newerVersion")
-        /// An evidence pack entry fails its checksum or cannot be read, before the pack's end (or at its end, and a
-        /// record refers to it).
-        public static let damagedEvidence = Kind("damagedEvidence")
-        /// Records refer to evidence that no evidence pack (nor a per-file copy) holds.
-        public static let missingEvidence = Kind("missingEvidence")
-        /// The index files cover records past the log's head: records once acknowledged are gone (a segment
-        /// deleted or cut short at a record boundary, or the log replaced by an older copy).
-        public static let lostRecords = Kind("lostRecords")
-        /// A record passes its checksum and its chain hash, but its payload is not a record the layer above reads
-        /// (see ``RecordReader``): written so, or by a newer version of the record encoding.
-        public static let unreadableRecord = Kind("unreadableRecord")
-        /// The head differs from the expected head.
-        public static let headMismatch = Kind("headMismatch")
-    }
+    public typealias Kind = ErrorCode<LogProblem>
 
     /// What is wrong.
     public var kind: Kind
@@ -61,6 +30,36 @@ public struct LogProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension ErrorCode where Domain == LogProblem {
+    /// The bytes after the last valid record are an incomplete or failed-checksum frame (a crash mid-write).
+    public static var tornTail: Self { Self("tornTail") }
+    /// A record fails its checksum or is malformed, and valid records follow it.
+    public static var damagedRecord: Self { Self("damagedRecord") }
+    /// A record's checksum is fine but its chain hash is not: it was rewritten.
+    public static var chainBroken: Self { Self("chainBroken") }
+    /// A seq is missing or out of order, or a segment file is missing.
+    public static var sequenceGap: Self { Self("sequenceGap") }
+    /// A record's time is before its predecessor's.
+    public static var timeOrder: Self { Self("timeOrder") }
+    /// A segment header is damaged, or names another environment.
+    public static var damagedSegmentHeader: Self { Self("damagedSegmentHeader") }
+    /// Files from a newer format version.
+    public static var newerVersion: Self { Self("newerVersion") }
+    /// An evidence pack entry fails its checksum or cannot be read, before the pack's end (or at its end, and a
+    /// record refers to it).
+    public static var damagedEvidence: Self { Self("damagedEvidence") }
+    /// Records refer to evidence that no evidence pack (nor a per-file copy) holds.
+    public static var missingEvidence: Self { Self("missingEvidence") }
+    /// The index files cover records past the log's head: records once acknowledged are gone (a segment
+    /// deleted or cut short at a record boundary, or the log replaced by an older copy).
+    public static var lostRecords: Self { Self("lostRecords") }
+    /// A record passes its checksum and its chain hash, but its payload is not a record the layer above reads
+    /// (see ``RecordReader``): written so, or by a newer version of the record encoding.
+    public static var unreadableRecord: Self { Self("unreadableRecord") }
+    /// The head differs from the expected head.
+    public static var headMismatch: Self { Self("headMismatch") }
 }
 
 extension LogProblem {

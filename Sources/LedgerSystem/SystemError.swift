@@ -1,3 +1,5 @@
+import LedgerErrors
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -8,74 +10,25 @@
 /// the errno, a message and where it was raised.
 ///
 /// Equality is on the code only, so new codes never break callers.
-public struct SystemError: Error, Hashable, CustomStringConvertible, Sendable {
+public struct SystemError: LedgerError {
     /// A stable, opaque classification of a system failure.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        public var description: String { raw }
+    public typealias Code = ErrorCode<SystemError>
 
-        /// The device or file system is full (ENOSPC, EDQUOT).
-        public static let noSpace = Code("noSpace")
-        /// An I/O error from the device (EIO).
-        public static let io = Code("io")
-        /// The path does not exist (ENOENT).
-        public static let notFound = Code("notFound")
-        /// The path already exists (EEXIST).
-        public static let alreadyExists = Code("alreadyExists")
-        /// Permission denied (EACCES, EPERM).
-        public static let permissionDenied = Code("permissionDenied")
-        /// The resource is locked or busy (EWOULDBLOCK, EAGAIN, EBUSY).
-        public static let wouldBlock = Code("wouldBlock")
-        /// The peer closed or reset the connection (EPIPE, ECONNRESET).
-        public static let connectionClosed = Code("connectionClosed")
-        /// The address is in use (EADDRINUSE).
-        public static let addressInUse = Code("addressInUse")
-        /// A write wrote fewer bytes than asked and could make no progress.
-        public static let shortWrite = Code("shortWrite")
-        /// Any other errno.
-        public static let other = Code("other")
-
-        /// The code for an errno value.
-        public static func from(errno value: Int32) -> Code {
-            switch value {
-            case ENOSPC, EDQUOT: return .noSpace
-            case EIO: return .io
-            case ENOENT: return .notFound
-            case EEXIST: return .alreadyExists
-            case EACCES, EPERM: return .permissionDenied
-            case EWOULDBLOCK, EBUSY: return .wouldBlock
-            case EPIPE, ECONNRESET: return .connectionClosed
-            case EADDRINUSE: return .addressInUse
-            default: return .other
-            }
-        }
-    }
-
-    /// What kind of failure this is.
-    public var code: Code
+    /// The code, message and origin of the error.
+    public var detail: ErrorDetail<Code>
     /// The system call or operation that failed, e.g. `fdatasync`.
     public var call: String
     /// The errno value, when the failure came from the system.
     public var errno: Int32?
-    /// What happened, and what to do about it.
-    public var message: String
-    /// The source file that raised the error.
-    public var file: String
-    /// The source line that raised the error.
-    public var line: Int
 
     /// Creates an error.
     public init(
         _ code: Code, call: String, errno: Int32? = nil, message: String,
         file: String = #fileID, line: Int = #line
     ) {
-        self.code = code
+        detail = ErrorDetail(code, message, file: file, line: line)
         self.call = call
         self.errno = errno
-        self.message = message
-        self.file = file
-        self.line = line
     }
 
     /// An error for a failed call with the given errno.
@@ -88,9 +41,42 @@ public struct SystemError: Error, Hashable, CustomStringConvertible, Sendable {
             .from(errno: value), call: call, errno: value, message: "\(call)\(subject) failed: \(reason)",
             file: file, line: line)
     }
+}
 
-    public var description: String { message }
+extension ErrorCode where Domain == SystemError {
+    /// The device or file system is full (ENOSPC, EDQUOT).
+    public static var noSpace: Self { Self("noSpace") }
+    /// An I/O error from the device (EIO).
+    public static var io: Self { Self("io") }
+    /// The path does not exist (ENOENT).
+    public static var notFound: Self { Self("notFound") }
+    /// The path already exists (EEXIST).
+    public static var alreadyExists: Self { Self("alreadyExists") }
+    /// Permission denied (EACCES, EPERM).
+    public static var permissionDenied: Self { Self("permissionDenied") }
+    /// The resource is locked or busy (EWOULDBLOCK, EAGAIN, EBUSY).
+    public static var wouldBlock: Self { Self("wouldBlock") }
+    /// The peer closed or reset the connection (EPIPE, ECONNRESET).
+    public static var connectionClosed: Self { Self("connectionClosed") }
+    /// The address is in use (EADDRINUSE).
+    public static var addressInUse: Self { Self("addressInUse") }
+    /// A write wrote fewer bytes than asked and could make no progress.
+    public static var shortWrite: Self { Self("shortWrite") }
+    /// Any other errno.
+    public static var other: Self { Self("other") }
 
-    public static func == (lhs: SystemError, rhs: SystemError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// The code for an errno value.
+    public static func from(errno value: Int32) -> Self {
+        switch value {
+        case ENOSPC, EDQUOT: return .noSpace
+        case EIO: return .io
+        case ENOENT: return .notFound
+        case EEXIST: return .alreadyExists
+        case EACCES, EPERM: return .permissionDenied
+        case EWOULDBLOCK, EBUSY: return .wouldBlock
+        case EPIPE, ECONNRESET: return .connectionClosed
+        case EADDRINUSE: return .addressInUse
+        default: return .other
+        }
+    }
 }

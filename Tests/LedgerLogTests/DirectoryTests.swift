@@ -240,14 +240,14 @@ import Testing
         let expected = reopened.seqs(forSubjectKey: "user:3")
         reopened.close()
         switch files {
-        case "missing": removeTree(temp.data + "/index")
+        case "missing": TempDirectory.removeTree(temp.data + "/index")
         case "stale":
             // Index files from another history: they must be ignored.
             let other = TempDirectory()
             let log = try openWriter(other.data)
             try appendEach(log, 101...145)
             log.close()
-            removeTree(temp.data + "/index")
+            TempDirectory.removeTree(temp.data + "/index")
             try PosixFileSystem().rename(other.data + "/index", to: temp.data + "/index")
         default: break
         }

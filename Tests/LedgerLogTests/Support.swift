@@ -1,30 +1,18 @@
 import LedgerLog
 import LedgerStore
 import LedgerSystem
+import LedgerTesting
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A fresh temporary directory per test, removed when the value goes away.
-final class TempDirectory {
-    let path: String
+typealias TempDirectory = TemporaryDirectory
 
-    init() {
-        var template = Array("/tmp/ledger-log-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = String(cString: made!)
-    }
-
+extension TemporaryDirectory {
     /// The data directory inside it.
     var data: String { path + "/data" }
-
-    deinit {
-        // Not `system("rm -rf")`: a fork would briefly share this process's descriptors (and flocks) with
-        // the child, and a test running in parallel could find a data directory still locked.
-        removeTree(path)
-    }
 }
 
 /// A realistic entry: a notification UUID key, three subjects, a few hundred payload bytes.
@@ -100,16 +88,4 @@ func allRecords(_ dir: String) throws -> [LogRecord] {
     var records: [LogRecord] = []
     try reader.forEach { records.append($0) }
     return records
-}
-
-/// Removes a directory tree without forking.
-func removeTree(_ path: String) {
-    let fs = PosixFileSystem()
-    guard let status = try? fs.stat(path) else { return }
-    if status.isDirectory {
-        for name in (try? fs.readDirectory(path)) ?? [] { removeTree(path + "/" + name) }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
 }

@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerJSON
+import LedgerTesting
 import Testing
 
 @testable import LedgerSimulator

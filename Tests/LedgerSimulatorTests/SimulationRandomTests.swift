@@ -1,3 +1,4 @@
+import LedgerSystem
 import Testing
 
 @testable import LedgerSimulator
@@ -22,7 +23,7 @@ import Testing
 @Test func seedsAreExpandedWithTheReferenceSplitMix64() {
     // The published SplitMix64 outputs for seed 0: a change to the seeding would silently change every
     // simulation.
-    var mixer = SplitMix64(state: 0)
+    var mixer = SplitMix64(seed: 0)
     #expect(mixer.next() == 0xE220_A839_7B1D_CDAF)
     #expect(mixer.next() == 0x6E78_9E6A_A1B9_65F4)
     #expect(mixer.next() == 0x06C4_5D18_8009_454F)

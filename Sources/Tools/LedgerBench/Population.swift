@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerSystem
 import LedgerTesting
 
 /// Realistic ledger records for the query, rebuild and memory rows: users living App Store subscriptions over
@@ -21,7 +22,7 @@ struct Population {
 
     /// Every record of one user, in the order Apple signs them.
     func records(user: Int64) -> [LedgerRecord] {
-        var random = SplitMix(seed: seed ^ (UInt64(user) &* 0x9E37_79B9_7F4A_7C15))
+        var random = SplitMix64(seed: seed ^ (UInt64(user) &* 0x9E37_79B9_7F4A_7C15))
         var records: [LedgerRecord] = []
         let first = Population.start.adding(milliseconds: Int64(random.next() % UInt64(365 * Population.day)))
         play(user: user, subscription: 0, from: first, random: &random, into: &records)
@@ -39,7 +40,8 @@ struct Population {
     }
 
     private func play(
-        user: Int64, subscription: Int, from start: Instant, random: inout SplitMix, into records: inout [LedgerRecord]
+        user: Int64, subscription: Int, from start: Instant, random: inout SplitMix64,
+        into records: inout [LedgerRecord]
     ) {
         var script = SubscriptionScript(
             originalTransactionId: Self.originalTransactionId(user: user, subscription: subscription), userId: user,
@@ -99,7 +101,7 @@ struct Population {
     }
 
     /// Smaller plans are bought more often.
-    private static func devices(_ random: inout SplitMix) -> Int {
+    private static func devices(_ random: inout SplitMix64) -> Int {
         let weights: [UInt64] = [30, 24, 14, 10, 7, 5, 4, 2, 2, 2]
         var pick = random.next() % weights.reduce(0, +)
         for (index, weight) in weights.enumerated() {

@@ -197,7 +197,7 @@ extension BenchRow {
     private static func checkTable(_ table: ProjectionTable, against ledger: Ledger, users: Int, context: BenchContext)
         throws
     {
-        var random = SplitMix(seed: context.nextSeed())
+        var random = SplitMix64(seed: context.nextSeed())
         for _ in 0..<300 {
             let user = Int64(1 + random.next() % UInt64(users))
             let state = try ledger.state(of: .user(user), at: projectionInstant, knownAt: nil)

@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerService
+import LedgerSystem
 
 extension BenchRow {
     /// Point-in-time queries through `Ledger.state(of: .user(id), at: T, knownAt: nil)` on a population of
@@ -30,7 +31,7 @@ extension BenchRow {
             let population = try context.population(records: records)
             let ledger = try context.reader(records: records)
             let peer = try SQLiteQueryPeer(path: population.sqlitePath!, create: false)
-            var random = SplitMix(seed: context.nextSeed())
+            var random = SplitMix64(seed: context.nextSeed())
             let span = UInt64(Population.end.milliseconds - Population.start.milliseconds)
             let queries = (0..<context.options.queries).map { _ in
                 (

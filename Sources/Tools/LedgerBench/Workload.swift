@@ -1,4 +1,5 @@
 import LedgerStore
+import LedgerSystem
 
 /// Realistic records: a notificationUUID idempotency key, user / account / originalTransactionId subjects, and a
 /// 300–400 byte payload (the size of a binary-encoded ledger record), generated deterministically.
@@ -6,7 +7,7 @@ struct Workload {
     let entries: [LogEntry]
 
     init(count: Int, seed: UInt64 = 0x5EED) {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var entries: [LogEntry] = []
         entries.reserveCapacity(count)
         for n in 0..<count {
@@ -31,7 +32,7 @@ struct Workload {
         self.entries = entries
     }
 
-    private static func uuid(_ random: inout SplitMix) -> String {
+    private static func uuid(_ random: inout SplitMix64) -> String {
         let high = random.next()
         let low = random.next()
         let hex = String(high, radix: 16) + String(low, radix: 16)
@@ -46,17 +47,4 @@ struct Workload {
 private func hex8(_ value: Int) -> String {
     let hex = String(value, radix: 16)
     return String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

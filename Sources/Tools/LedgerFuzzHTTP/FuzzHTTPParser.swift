@@ -74,6 +74,8 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
         return 0
     }
 #else
+    import LedgerSystem
+
     #if canImport(Glibc)
         import Glibc
     #endif
@@ -87,18 +89,10 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
                 exit(64)
             }
             for path in paths {
-                guard let file = fopen(path, "rb") else {
+                guard let bytes = try? PosixFileSystem().readFile(path) else {
                     print("error: cannot open \(path)")
                     exit(1)
                 }
-                var bytes: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                while true {
-                    let count = fread(&chunk, 1, chunk.count, file)
-                    if count <= 0 { break }
-                    bytes.append(contentsOf: chunk[0..<count])
-                }
-                fclose(file)
                 if !bytes.isEmpty { checkParser(bytes) }
                 print("ok \(path) (\(bytes.count) bytes)")
             }

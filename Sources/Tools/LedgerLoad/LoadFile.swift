@@ -1,18 +1,12 @@
+import LedgerSystem
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Reads a whole file (a request body to replay).
 func readFile(_ path: String) throws(LoadError) -> [UInt8] {
-    guard let file = fopen(path, "rb") else { throw LoadError("cannot open \(path)") }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-    }
+    guard let bytes = try? PosixFileSystem().readFile(path) else { throw LoadError("cannot open \(path)") }
     return bytes
 }
 
