@@ -294,32 +294,20 @@ import Testing
             #expect(found.components.members == members)
             #expect(found.components.unlisted == unlisted)
         }
-        // From the components file, then (without it) from the subject index's links: the same grouping.
-        let componentsPath = directory.path + "/index/components.idx"
-        let savedComponents = try #require(try PosixFileSystem().readFile(componentsPath))
+        // From the subject index's links: the same grouping as the records' keys give.
         try expectKeysGrouping(reader.recordComponents())
-        try PosixFileSystem().unlink(componentsPath)
-        try expectKeysGrouping(reader.recordComponents())
-        // A damaged components file is passed over for the links.
-        var damaged = savedComponents
-        damaged[damaged.count - 3] ^= 0x10
-        try PosixFileSystem().writeFileDurably(componentsPath, damaged)
-        try expectKeysGrouping(reader.recordComponents())
-        try PosixFileSystem().writeFileDurably(componentsPath, savedComponents)
         #expect(try #require(try Ledger.indexedComponents(of: image, in: reader)).members == members)
 
-        // Neither file is used when it does not cover exactly the log: damaged, or behind the head.
+        // The links are not used when the file does not cover exactly the log: damaged, or behind the head.
         let path = directory.path + "/index/subjects.idx"
         let saved = try #require(try PosixFileSystem().readFile(path))
-        damaged = saved
+        var damaged = saved
         damaged[damaged.count - 5] ^= 0x10
         try PosixFileSystem().writeFileDurably(path, damaged)
         #expect(reader.withSubjectLinks { _ in true } == nil)
-        try PosixFileSystem().unlink(componentsPath)
         #expect(reader.recordComponents() == nil)
         try PosixFileSystem().writeFileDurably(path, saved)
         #expect(reader.withSubjectLinks { _ in true } == true)
-        try PosixFileSystem().writeFileDurably(componentsPath, savedComponents)
         let writer = try Ledger.openWriter(at: directory.path, environment: .sandbox)
         defer { writer.close() }
         _ = try writer.append([(Lifecycle.all[0].entries[0].record, nil)])
@@ -332,50 +320,36 @@ import Testing
         #expect(try writer.rebuildProjections(at: at) == referenceSummary(writer))
     }
 
-    /// A components file whose checksum holds but whose content does not check out (a member out of range, listed
-    /// twice, not rising within its component, starts that do not rise, a length that does not add up) is not used.
-    @Test func aComponentsFileThatDoesNotCheckOutIsNotUsed() throws {
+    /// Earlier versions kept the records' components in `index/components.idx`: a reader ignores such a file
+    /// (whatever it holds) and the writer deletes it when it next writes the index files.
+    @Test func aComponentsFileOfAnEarlierVersionIsIgnoredAndDeleted() throws {
         do {
             let writer = try ledger()
             writer.close()
         }
-        let reader = try #require(try Ledger.openReader(at: directory.path).log as? EventLog)
-        defer { reader.close() }
-        let (head, hash) = reader.head
-        let good = try #require(reader.recordComponents()).components
-        #expect(decode(content(good.starts, good.members), records: Int(head)) == good)
-        // Records 1…10: components {1, 3} and {4, 6}; 2, 5 and 7…10 in none.
-        #expect(decode(content([0, 2, 4], [0, 2, 3, 5]), records: 10)?.unlisted == [2, 5, 7, 8, 9, 10])
-        let bad: [(starts: [Int], members: [UInt32])] = [
-            ([0, 2, 4], [0, 2, 3, 10]),  // past the last record
-            ([0, 2, 4], [0, 2, 2, 5]),  // listed twice
-            ([0, 2, 4], [2, 0, 3, 5]),  // not rising
-            ([0, 0, 4], [0, 2, 3, 5]),  // an empty component
-            ([0, 2, 4], [0, 2, 3]),  // fewer members than the last start says
-            ([0, 2, 3], [0, 2, 3, 5]),  // more members than it says
-        ]
-        for (number, (starts, members)) in bad.enumerated() {
-            #expect(decode(content(starts, members), records: 10) == nil, "case \(number)")
-        }
-        // A file whose checksum holds but whose content does not check out: the links answer instead, alike.
         let path = directory.path + "/index/components.idx"
-        var members = good.members
-        members[1] = members[0]
+        #expect(try PosixFileSystem().stat(path) == nil)
+        let reader = try #require(try Ledger.openReader(at: directory.path).log as? EventLog)
+        let good = try #require(reader.recordComponents()).components
+        let (head, hash) = reader.head
+        // Every record in one component: a grouping the log's keys do not give.
+        var bytes: [UInt8] = []
+        bytes.appendLE(UInt64(1))
+        bytes.appendLE(UInt32(0))
+        bytes.appendLE(UInt32(head))
+        for seq in 0..<UInt32(head) { bytes.appendLE(seq) }
         try DerivedFile.write(
-            DerivedFile.Snapshot(coveredSeq: head, headHash: hash, bytes: content(good.starts, members)), to: path,
+            DerivedFile.Snapshot(coveredSeq: head, headHash: hash, bytes: bytes), to: path,
             fileSystem: PosixFileSystem())
         #expect(reader.recordComponents()?.components == good)
-
-        func decode(_ bytes: [UInt8], records: Int) -> RecordComponents? {
-            bytes.withUnsafeBytes { RecordComponents.decode($0, records: records) }
-        }
-        func content(_ starts: [Int], _ members: [UInt32]) -> [UInt8] {
-            var bytes: [UInt8] = []
-            bytes.appendLE(UInt64(starts.count - 1))
-            for start in starts { bytes.appendLE(UInt32(start)) }
-            for member in members { bytes.appendLE(member) }
-            return bytes
-        }
+        reader.close()
+        let writer = try Ledger.openWriter(at: directory.path, environment: .sandbox)
+        let outcomes = try writer.append([
+            (RecordBuilders.link(originalTransactionId: "late", userId: 10_001, key: "late-link"), nil)
+        ])
+        #expect(outcomes.count == 1)
+        writer.close()
+        #expect(try PosixFileSystem().stat(path) == nil)
     }
 
     @Test(arguments: [false, true])

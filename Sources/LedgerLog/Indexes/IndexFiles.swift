@@ -8,6 +8,7 @@ struct IndexFiles {
     static let keysName = "keys.idx"
     static let subjectsName = "subjects.idx"
     static let positionsName = "positions.idx"
+    /// A file earlier versions wrote beside the subject index (the records' components); deleted when seen.
     static let componentsName = "components.idx"
 
     let fileSystem: any FileSystem
@@ -65,16 +66,8 @@ struct IndexFiles {
         try DerivedFile.write(
             DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: subjects),
             to: path(Self.subjectsName), fileSystem: fileSystem)
-        // The records' components, from the postings just written (their links point back, their seqs are the log's).
-        if covered < UInt64(UInt32.max),
-            let components = subjects.withUnsafeBytes({ content in
-                SubjectPostings(content).map { RecordComponents(postings: $0, records: Int(covered)) }
-            })
-        {
-            try DerivedFile.write(
-                DerivedFile.Snapshot(coveredSeq: covered, headHash: hash, bytes: components.encoded()),
-                to: path(Self.componentsName), fileSystem: fileSystem)
-        }
+        // Earlier versions also kept the records' components here; a rebuild now finds them from the postings.
+        try? fileSystem.unlink(path(Self.componentsName))
         // A sealed segment whose last record no longer reads leaves the last positions file as it was: readers
         // then walk what it does not list.
         if let positions = try? RecordPositions(

@@ -3,9 +3,7 @@ import LedgerSystem
 /// A log's records grouped into **components**: two records that share a subject key are in one component, and so,
 /// step by step, are the records they share keys with. A user's records and those of the subscriptions they name
 /// (an orphan notification, a later re-signing) then lie in one component, which a projection rebuild folds on its
-/// own. Found from the subject index's postings alone, no record read; the writer keeps them in
-/// `index/components.idx` beside the subject index, so a rebuild takes them without grouping again
-/// (`Events/README.md`, "Derived files").
+/// own. Found from the subject index's postings alone, no record read (`Events/README.md`, "Derived files").
 ///
 /// Components are numbered in the order of their first records. Records without subject keys are in none.
 public struct RecordComponents: Sendable, Equatable {
@@ -101,88 +99,18 @@ public struct RecordComponents: Sendable, Equatable {
         self.members = members
         self.unlisted = unlisted
     }
-
-    /// The persisted form (`index/components.idx`'s content): component count `c` (u64), then `c + 1` starts (u32,
-    /// from 0, rising, the last the number of members), then the members (u32: seq less one), component after
-    /// component. Needs fewer than 2³² records.
-    func encoded() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(8 + 4 * (starts.count + members.count))
-        bytes.appendLE(UInt64(count))
-        for start in starts { bytes.appendLE(UInt32(truncatingIfNeeded: start)) }
-        members.withUnsafeBytes { bytes.append(contentsOf: $0) }  // little-endian already, as every target is
-        return bytes
-    }
-
-    /// The components of records `1...records` in a persisted form, checked: every start rises, every member is a
-    /// record of the range, listed once, and rises within its component; nil when anything fails.
-    static func decode(_ content: UnsafeRawBufferPointer, records: Int) -> RecordComponents? {
-        guard content.count >= 12, let base = content.baseAddress, records < Int(UInt32.max) else { return nil }
-        let count = Int(clamping: base.le64(0))
-        guard count < (content.count - 8) / 4 else { return nil }
-        let membersAt = 8 + 4 * (count + 1)
-        let memberCount = Int(base.le32(membersAt - 4))
-        guard memberCount <= records, content.count == membersAt + 4 * memberCount, base.le32(8) == 0 else {
-            return nil
-        }
-        var starts = [Int](repeating: 0, count: count + 1)
-        var members = [UInt32](repeating: 0, count: memberCount)
-        var seen = [UInt64](repeating: 0, count: (records + 63) / 64)
-        let valid = starts.withUnsafeMutableBufferPointer { starts in
-            members.withUnsafeMutableBufferPointer { members in
-                seen.withUnsafeMutableBufferPointer { seen in
-                    for component in 0..<count {
-                        let start = Int(base.le32(8 + 4 * component))
-                        let end = Int(base.le32(12 + 4 * component))
-                        guard end > start, end <= memberCount else { return false }
-                        starts[component + 1] = end
-                        var previous = -1
-                        for index in start..<end {
-                            let member = Int(base.le32(membersAt + 4 * index))
-                            guard member > previous, member < records else { return false }
-                            let bit: UInt64 = 1 << UInt64(member & 63)
-                            guard seen[member >> 6] & bit == 0 else { return false }
-                            seen[member >> 6] |= bit
-                            members[index] = UInt32(truncatingIfNeeded: member)
-                            previous = member
-                        }
-                    }
-                    return true
-                }
-            }
-        }
-        guard valid else { return nil }
-        var unlisted: [UInt64] = []
-        unlisted.reserveCapacity(records - memberCount)
-        for record in 0..<records where seen[record >> 6] & (1 << UInt64(record & 63)) == 0 {
-            unlisted.append(UInt64(record + 1))
-        }
-        return RecordComponents(starts: starts, members: members, unlisted: unlisted)
-    }
 }
 
 extension EventLog {
-    /// The components of every record up to the head (``RecordComponents``), when the index files cover exactly
-    /// the head (its seq and chain hash): from `index/components.idx` when it is intact and checks out, else
-    /// found from the links of `index/subjects.idx` (see ``withSubjectLinks(_:)``). Nil when neither covers the
-    /// head (records appended since, a file damaged or missing), or the log holds 2³² records or more; the caller
-    /// then groups the records from their subject keys.
+    /// The components of every record up to the head (``RecordComponents``), when the subject index's file covers
+    /// exactly the head (its seq and chain hash): found from its links (see ``withSubjectLinks(_:)``). Nil when it
+    /// does not cover the head (records appended since, the file damaged or missing), or the log holds 2³² records
+    /// or more; the caller then groups the records from their subject keys.
     public func recordComponents() -> (components: RecordComponents, coveredSeq: UInt64)? {
-        let (headSeq, headHash) = head
+        let headSeq = head.seq
         guard headSeq > 0, headSeq < UInt64(UInt32.max) else { return nil }
-        let records = Int(headSeq)
-        if let region = fileSystem.mapFile(
-            indexFiles.path(IndexFiles.componentsName), minimumSize: DerivedFile.headerSize)
-        {
-            defer { fileSystem.unmap(region) }
-            if let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash),
-                let components = RecordComponents.decode(content, records: records)
-            {
-                return (components, headSeq)
-            }
-        }
         return withSubjectLinks { links in
-            (RecordComponents(postings: links.postings, records: records), headSeq)
+            (RecordComponents(postings: links.postings, records: Int(headSeq)), headSeq)
         }
     }
 }
