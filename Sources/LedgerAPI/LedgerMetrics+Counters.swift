@@ -1,0 +1,9 @@
+import LedgerHTTP
+
+extension LedgerMetrics {
+    /// A new counter in the server's registry, rendered on `/metrics` (for workers beside the server, such as
+    /// `serve --consumption auto`). Ask once per name and labels, and keep it.
+    public func counter(_ name: String, help: String, labels: MetricLabels = [:]) -> Counter {
+        registry.counter(name, help: help, labels: labels)
+    }
+}
