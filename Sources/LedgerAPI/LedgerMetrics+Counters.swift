@@ -6,4 +6,9 @@ extension LedgerMetrics {
     public func counter(_ name: String, help: String, labels: MetricLabels = [:]) -> Counter {
         registry.counter(name, help: help, labels: labels)
     }
+
+    /// A gauge in the server's registry whose value `value` gives each time `/metrics` is rendered.
+    public func gauge(_ name: String, help: String, value: @escaping @Sendable () -> Double) {
+        registry.gauge(name, help: help, value: value)
+    }
 }

@@ -63,6 +63,9 @@ final class ConsumptionAnswers: Sendable {
         self.stopping = stopping
         self.clock = clock
         self.report = report
+        metrics?.gauge(
+            "ledger_consumption_pending", help: "CONSUMPTION_REQUESTs waiting for an answer to be sent to Apple."
+        ) { [weak self] in Double(self?.contents.withLock { $0?.pending.count } ?? 0) }
     }
 
     /// Starts the worker.

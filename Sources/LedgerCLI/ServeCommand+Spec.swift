@@ -108,8 +108,9 @@ extension ServeCommand {
                 data directory's consumption-answers file (Events/README.md) holds how far the log was read and \
                 the requests still pending, written before anything is sent: a restart neither forgets nor \
                 resends one. The first start looks at the records of the last 12 hours. /metrics adds \
-                ledger_consumption_answers_total{outcome} (sent, failed, expired, no_consent) and \
-                ledger_consumption_errors_total{code} (Apple's errorCode, http_<status>, transport, …).
+                ledger_consumption_answers_total{outcome} (sent, failed, expired, no_consent), \
+                ledger_consumption_errors_total{code} (Apple's errorCode, http_<status>, transport, …) and \
+                ledger_consumption_pending.
                 """),
         ])
 

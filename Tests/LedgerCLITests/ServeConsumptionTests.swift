@@ -100,6 +100,7 @@ import Testing
         #expect(Self.eventually { first.errors.contains("consumption: answered the CONSUMPTION_REQUEST ") })
         let metrics = ServeReconcileTests.get(port, "/metrics") ?? ""
         #expect(metrics.contains("ledger_consumption_answers_total{outcome=\"sent\"} 1"), "\(metrics)")
+        #expect(metrics.contains("ledger_consumption_pending 0"), "\(metrics)")
         #expect(first.stop() == 0)
         let state = try JSONValue.parse(ServeProcess.read(space.workspace.data + "/consumption-answers"))
         #expect(state == .object(["scanned": 3, "pending": .array([])]))
@@ -142,6 +143,14 @@ import Testing
         #expect(first.errors.contains("the webhook keeps serving"))
         #expect(try JSONValue.parse(ServeProcess.read(path)) == .object(["scanned": 1, "pending": .array([1])]))
         #expect(space.fake.changes.isEmpty)
+
+        // SIGKILLed while it retries: the request is still pending on disk.
+        let killed = try Self.serve(binary, space, url: unreachable, output: space.workspace.directory.path + "/kill")
+        _ = try #require(killed.waitUntilListening(), "serve did not start: \(killed.errors)")
+        usleep(700_000)  // its first send failed at once (connection refused); it is in the client's backoff
+        kill(killed.pid, SIGKILL)
+        _ = killed.stop()
+        #expect(try JSONValue.parse(ServeProcess.read(path)) == .object(["scanned": 1, "pending": .array([1])]))
 
         let again = try Self.serve(binary, space, output: space.workspace.directory.path + "/again")
         _ = try #require(again.waitUntilListening(), "serve did not start: \(again.errors)")
