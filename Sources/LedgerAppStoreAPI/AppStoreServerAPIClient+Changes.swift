@@ -1,13 +1,22 @@
 import LedgerJSON
 
-/// The calls that change something at Apple. Nothing in the ledger calls them on its own; an operator does.
+/// The calls that change something at Apple: an operator makes them, except Send Consumption Information, which
+/// `serve --consumption auto` also sends on its own.
 extension AppStoreServerAPIClient {
-    /// Send Consumption Information: `PUT /inApps/v1/transactions/consumption/{transactionId}` with Apple's
-    /// `ConsumptionRequest` (`customerConsented`, `consumptionStatus`, `platform`, `deliveryStatus`, …), answering
-    /// a CONSUMPTION_REQUEST notification within its 12 hours. Apple answers 202 with no body.
+    /// Send Consumption Information: `PUT /inApps/v2/transactions/consumption/{transactionId}` with Apple's
+    /// ``ConsumptionRequest`` (checked against Apple's rules first, so a body Apple would refuse is never sent),
+    /// answering a CONSUMPTION_REQUEST notification within its 12 hours. Apple answers 202 with no body.
+    public func sendConsumptionInformation(
+        transactionId: String, _ request: ConsumptionRequest, autoRenewable: Bool = false
+    ) throws(AppStoreAPIError) {
+        try request.check(autoRenewable: autoRenewable)
+        try sendConsumptionInformation(transactionId: transactionId, request.json)
+    }
+
+    /// Send Consumption Information with a body as given (`PUT /inApps/v2/transactions/consumption/{id}`).
     public func sendConsumptionInformation(transactionId: String, _ request: JSONValue) throws(AppStoreAPIError) {
         _ = try call(
-            "PUT", "/inApps/v1/transactions/consumption/" + Self.percentEncode(transactionId), body: request)
+            "PUT", "/inApps/v2/transactions/consumption/" + Self.percentEncode(transactionId), body: request)
     }
 
     /// Extend a Subscription Renewal Date: `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}` with

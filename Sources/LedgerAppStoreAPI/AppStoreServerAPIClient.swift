@@ -1,8 +1,10 @@
 import LedgerCore
 import LedgerJSON
+import LedgerSystem
 
 /// How often and how patiently a failed call is sent again: 5xx, 429 and network failures are retried with
-/// exponential backoff (a 429's or 503's `Retry-After` seconds when given); other 4xx never are.
+/// exponential backoff (a 429's or 503's `Retry-After` when given, as seconds or as an HTTP-date); other 4xx
+/// never are.
 public struct APIRetryPolicy: Sendable {
     /// Attempts in all, the first included.
     public var maxAttempts: Int
@@ -20,7 +22,15 @@ public struct APIRetryPolicy: Sendable {
 
     /// The pause before attempt `attempt + 1`, honouring `retryAfter` (seconds) when the server sent it.
     public func delay(afterAttempt attempt: Int, retryAfter: Int?) -> Int {
-        if let retryAfter { return min(max(0, retryAfter) * 1000, maxDelayMilliseconds) }
+        delay(afterAttempt: attempt, retryAfterMilliseconds: retryAfter.map { Int64(max(0, $0)) * 1000 })
+    }
+
+    /// The pause before attempt `attempt + 1`, honouring a `Retry-After` already read as milliseconds from now
+    /// (``RetryAfter/milliseconds(_:now:)``), capped at ``maxDelayMilliseconds``.
+    public func delay(afterAttempt attempt: Int, retryAfterMilliseconds: Int64?) -> Int {
+        if let retryAfterMilliseconds {
+            return Int(min(max(0, retryAfterMilliseconds), Int64(maxDelayMilliseconds)))
+        }
         let doubled = baseDelayMilliseconds << min(max(0, attempt - 1), 16)
         return min(doubled, maxDelayMilliseconds)
     }
@@ -49,13 +59,16 @@ public final class AppStoreServerAPIClient: Sendable {
     /// When to retry.
     public let retry: APIRetryPolicy
     private let pause: @Sendable (Int) -> Void
+    private let clock: @Sendable () -> Int64
 
     /// Creates a client. `baseURL` must be `https://…`, or `http://` to this machine (a test server: the token is
-    /// never sent in clear over a network); `pause` waits between retries (milliseconds).
+    /// never sent in clear over a network); `pause` waits between retries (milliseconds); `clock` is the time
+    /// (ms since the epoch) a `Retry-After` date is counted from.
     public init(
         baseURL: String, tokens: APITokenIssuer, transport: any HTTPSTransport = HTTPSClient(),
         retry: APIRetryPolicy = APIRetryPolicy(),
-        pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:)
+        pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:),
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) throws(AppStoreAPIError) {
         guard baseURL.hasPrefix("https://") || (baseURL.hasPrefix("http://") && HTTPSClient.isLoopback(baseURL)) else {
             throw AppStoreAPIError(
@@ -70,6 +83,7 @@ public final class AppStoreServerAPIClient: Sendable {
         self.transport = transport
         self.retry = retry
         self.pause = pause
+        self.clock = clock
     }
 
     /// Sends one call and decodes its JSON answer (an empty body reads as `{}`), retrying as ``retry`` says
@@ -119,7 +133,8 @@ public final class AppStoreServerAPIClient: Sendable {
             }
             let error = Self.apiError(method, path, response)
             guard error.isRetryable, attempt < retry.maxAttempts else { throw error }
-            pause(retry.delay(afterAttempt: attempt, retryAfter: response.header("Retry-After").flatMap { Int($0) }))
+            let retryAfter = response.header("Retry-After").flatMap { RetryAfter.milliseconds($0, now: clock()) }
+            pause(retry.delay(afterAttempt: attempt, retryAfterMilliseconds: retryAfter))
         }
     }
 

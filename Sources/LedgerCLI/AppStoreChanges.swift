@@ -80,47 +80,19 @@ enum AppStoreChanges {
         return 0
     }
 
-    /// The fields of Apple's ConsumptionRequest and their ranges (nil: a string); `required` ones must be there.
-    static let consumptionFields: [(name: String, range: ClosedRange<Int64>?, required: Bool)] = [
-        ("accountTenure", 0...7, true), ("consumptionStatus", 0...3, true), ("deliveryStatus", 0...5, true),
-        ("lifetimeDollarsPurchased", 0...7, true), ("lifetimeDollarsRefunded", 0...7, true), ("platform", 0...2, true),
-        ("playTime", 0...7, true), ("userStatus", 0...4, true), ("refundPreference", 0...3, false),
-        ("appAccountToken", nil, true),
-    ]
-
-    /// The ConsumptionRequest in `path`, checked: a JSON object of at most 64 KiB with `customerConsented` true,
-    /// `sampleContentProvided` a boolean, every numeric field an integer in Apple's range, `appAccountToken` a UUID
-    /// or empty, and no other field.
-    static func consumptionRequest(_ path: String, command: String) throws(CLIError) -> JSONValue {
+    /// The ConsumptionRequest in `path`, checked against Apple's rules for Send Consumption Information: a JSON
+    /// object of at most 64 KiB with `customerConsented` true, `deliveryStatus` and `sampleContentProvided`, and
+    /// at most `consumptionPercentage` and `refundPreference` besides (``ConsumptionRequest``).
+    static func consumptionRequest(_ path: String, command: String) throws(CLIError) -> ConsumptionRequest {
         let bytes = try InputFile.read(path, limit: 64 << 10)
-        guard let value = try? JSONValue.parse(bytes), let object = value.object else {
+        guard let value = try? JSONValue.parse(bytes), value.object != nil else {
             throw CLIError.usage("\(path) is not a JSON object", command: command)
         }
-        func refuse(_ reason: String) -> CLIError { CLIError.usage("\(path): \(reason)", command: command) }
-        guard object["customerConsented"]?.bool == true else {
-            throw refuse("customerConsented must be true: Apple takes consumption information only with consent")
+        do {
+            return try ConsumptionRequest(json: value)
+        } catch {
+            throw CLIError.usage("\(path): \(error.message)", command: command)
         }
-        guard object["sampleContentProvided"]?.bool != nil else {
-            throw refuse("sampleContentProvided must be true or false")
-        }
-        let known = Set(consumptionFields.map(\.name) + ["customerConsented", "sampleContentProvided"])
-        for (name, _) in object where !known.contains(name) { throw refuse("unknown field '\(name)'") }
-        for field in consumptionFields {
-            guard let member = object[field.name] else {
-                if field.required { throw refuse("\(field.name) is missing") }
-                continue
-            }
-            if let range = field.range {
-                guard let number = member.int64, range.contains(number) else {
-                    throw refuse("\(field.name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
-                }
-            } else {
-                guard let text = member.string, text.isEmpty || isUUID(text) else {
-                    throw refuse("\(field.name) must be a UUID or empty")
-                }
-            }
-        }
-        return value
     }
 
     /// Whether `text` is a UUID in its 8-4-4-4-12 hexadecimal form.

@@ -40,8 +40,12 @@ enum AppStoreCommand: LedgerCommand {
             change something at Apple: extend: Extend a Subscription Renewal Date by 1 to 90 days, reason code \
             0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage), under a request \
             id (a UUID, made when not given and printed, so that a retry with it is not a second extension); \
-            consumption: Send Consumption Information, the answer to a CONSUMPTION_REQUEST (within its 12 hours), \
-            from a JSON file holding Apple's ConsumptionRequest fields (customerConsented must be true).
+            consumption: Send Consumption Information (PUT /inApps/v2/transactions/consumption/ID), the answer to a \
+            CONSUMPTION_REQUEST (within its 12 hours), from a JSON file holding Apple's ConsumptionRequest: \
+            customerConsented (must be true), deliveryStatus (DELIVERED, UNDELIVERED_QUALITY_ISSUE, \
+            UNDELIVERED_WRONG_ITEM, UNDELIVERED_SERVER_OUTAGE, UNDELIVERED_OTHER), sampleContentProvided, and \
+            optionally consumptionPercentage (0 to 100000 milliunits) and refundPreference (DECLINE, GRANT_FULL, \
+            GRANT_PRORATED). 'serve --consumption auto' answers them by itself.
             """,
         options: SharedOptions.verify + [
             SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog,

@@ -37,14 +37,23 @@ extension ServeCommand {
     static let reconcileDegradedAfter = OptionSpec(
         "--reconcile-degraded-after", value: "DURATION",
         "/healthz says degraded once scheduled pulls fail this long (default: 3 runs, at least 1h).")
+    /// `--consumption auto|off`.
+    static let consumption = OptionSpec(
+        "--consumption", value: "MODE",
+        "auto: answer each CONSUMPTION_REQUEST with Send Consumption Information (key flags below); off (default).")
+    /// `--consumption-consent yes|no`.
+    static let consumptionConsent = OptionSpec(
+        "--consumption-consent", value: "yes|no",
+        "With --consumption auto (required): whether the app's customers consented to share consumption data.")
 
-    /// `ledger serve`: the listeners, the tokens, the scheduled pull.
+    /// `ledger serve`: the listeners, the tokens, the scheduled pull, the consumption answers.
     static let spec = CommandSpec(
         name: "serve", summary: "The webhook and the backend's read API over HTTP/1.1.",
         usage: [
             "serve [VERIFY FLAGS] [--data DIR | --store URL] [--host 127.0.0.1] [--port 8080]"
                 + " [--read-token-file F] [--admin-token-file F]"
-                + " [--reconcile-every DURATION --key-file F --key-id K --issuer-id I]",
+                + " [--reconcile-every DURATION] [--consumption auto --consumption-consent yes|no]"
+                + " [--key-file F --key-id K --issuer-id I]",
             "serve [VERIFY FLAGS] [--data DIR | --store URL] --webhook-listen HOST:PORT --api-listen HOST:PORT"
                 + " [--read-token-file F] [--admin-token-file F]",
         ],
@@ -62,8 +71,48 @@ extension ServeCommand {
             SharedOptions.data, SharedOptions.store, host, port, webhookListen, apiListen, readTokenFile,
             adminTokenFile,
             readToken, adminToken, SharedOptions.catalog, reconcileEvery, reconcileSince, reconcileDegradedAfter,
+            consumption, consumptionConsent,
         ] + SharedOptions.apiClient,
-        sections: [serveEndpoints, serveTokens])
+        sections: [serveEndpoints, serveTokens, serveConsumption])
+
+    /// `ledger help serve`: what `--consumption auto` sends, and when.
+    static let serveConsumption = HelpSection(
+        "CONSUMPTION REQUESTS",
+        [
+            .init(
+                "",
+                """
+                --consumption auto answers every CONSUMPTION_REQUEST the log receives (through the webhook or a \
+                scheduled pull) with Send Consumption Information (PUT /inApps/v2/transactions/consumption/ID), on \
+                a thread beside the webhook: the webhook answers Apple at once, and a failed send never stops it. \
+                It needs the App Store Server API key flags (or their environment variables) and \
+                --consumption-consent: yes when the app's terms obtain its customers' consent to share consumption \
+                data with Apple, no otherwise. With no, nothing is sent (Apple refuses consumption information \
+                whose customerConsented is not true) and each request is logged as not answered.
+                """),
+            .init(
+                "",
+                """
+                The body, from the ledger's facts: customerConsented true; deliveryStatus DELIVERED (the \
+                transaction is in the ledger, verified); sampleContentProvided true when the subscription began \
+                with a free trial (an introductory offer at price 0) no later than the transaction; no \
+                consumptionPercentage (Apple computes it for auto-renewable subscriptions) and no \
+                refundPreference. Each answer is logged on stderr ('consumption: answered …' with the body).
+                """),
+            .init(
+                "",
+                """
+                Within Apple's 12 hours from the notification's signedDate: 429, 5xx, a refused token and network \
+                failures are retried (the client's backoff, then again after 1 minute, doubling up to an hour); \
+                another 4xx is logged and not sent again; a request past its 12 hours is logged and dropped. The \
+                data directory's consumption-answers file (Events/README.md) holds how far the log was read and \
+                the requests still pending, written before anything is sent: a restart neither forgets nor \
+                resends one. The first start looks at the records of the last 12 hours. /metrics adds \
+                ledger_consumption_answers_total{outcome} (sent, failed, expired, no_consent), \
+                ledger_consumption_errors_total{code} (Apple's errorCode, http_<status>, transport, …) and \
+                ledger_consumption_pending.
+                """),
+        ])
 
     /// `ledger help serve`: the routes and their answers.
     static let serveEndpoints = HelpSection(

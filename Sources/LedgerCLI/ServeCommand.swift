@@ -1,4 +1,5 @@
 import LedgerAPI
+import LedgerAppStoreAPI
 import LedgerCore
 import LedgerHTTP
 import LedgerService
@@ -15,18 +16,27 @@ enum ServeCommand: LedgerCommand {
         for warning in tokens.warnings { Terminal.err("warning: \(warning)\n") }
         let listen = try ServeListeners.resolve(context)
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
-        // `--reconcile-every`: the key is read and checked now, so a bad one is a usage error before serving.
+        // `--reconcile-every`, `--consumption auto`: the key is read and checked now, so a bad one is a usage error
+        // before serving.
         let stopping = StopFlag()
-        var schedule: (pull: APIPull, interval: Int64, since: Int64?, degradedAfter: Int64)?
-        if let text = try context.value(reconcileEvery) {
+        let consent = try consumptionConsent(context)
+        let reconcileText = try context.value(reconcileEvery)
+        let reconcileInterval = try reconcileText.map { (text) throws(CLIError) -> Int64 in
             guard let interval = ScheduledPull.interval(text) else {
                 throw CLIError.usage(
                     "--reconcile-every '\(text)' is not a duration of a second or more (30s, 15m, 1h)",
                     command: "serve")
             }
-            let client = try APIClientSettings.client(context, verifier: verifier) { [stopping] milliseconds in
+            return interval
+        }
+        var client: AppStoreServerAPIClient?
+        if reconcileInterval != nil || consent != nil {
+            client = try APIClientSettings.client(context, verifier: verifier) { [stopping] milliseconds in
                 stopping.pause(milliseconds: Int64(milliseconds))
             }
+        }
+        var schedule: (pull: APIPull, interval: Int64, since: Int64?, degradedAfter: Int64)?
+        if let interval = reconcileInterval, let client {
             let since = try context.instant(reconcileSince)?.milliseconds
             var degradedAfter = max(3 * interval, 3_600_000)
             if let text = try context.value(reconcileDegradedAfter) {
@@ -62,6 +72,15 @@ enum ServeCommand: LedgerCommand {
         }
         try scheduled?.start()
         defer { scheduled?.stop() }
+        var answers: ConsumptionAnswers?
+        if let client, let consent {
+            answers = ConsumptionAnswers(
+                client: client, ledger: ledger, dataDirectory: directory, consent: consent, metrics: metrics,
+                stopping: stopping
+            ) { Terminal.err($0 + "\n") }
+        }
+        try answers?.start()
+        defer { answers?.stop() }
         do {
             // One server per address, each with its own connection slots and threads; the API's threads run at a
             // lower priority, so its reads never take the cores from Apple's deliveries.
@@ -84,7 +103,34 @@ enum ServeCommand: LedgerCommand {
             throw CLIError.failure("cannot serve on \(addresses): \(error.message)")
         }
         scheduled?.stop()
+        answers?.stop()
         Terminal.err("stopped: head seq \(ledger.head.seq)\n")
         return 0
+    }
+
+    /// `--consumption auto --consumption-consent yes|no`: the consent when consumption answers are on, nil when off.
+    static func consumptionConsent(_ context: CommandContext) throws(CLIError) -> Bool? {
+        let mode = try context.value(consumption) ?? "off"
+        let consent = try context.value(consumptionConsent)
+        switch mode {
+        case "off":
+            guard consent == nil else {
+                throw CLIError.usage("--consumption-consent is only for --consumption auto", command: "serve")
+            }
+            return nil
+        case "auto":
+            switch consent {
+            case "yes": return true
+            case "no": return false
+            case nil:
+                throw CLIError.usage(
+                    "--consumption auto needs --consumption-consent yes|no: whether the app's customers consented "
+                        + "to share consumption data with Apple (Apple takes none without consent)", command: "serve")
+            case let other?:
+                throw CLIError.usage("--consumption-consent '\(other)' is not yes or no", command: "serve")
+            }
+        default:
+            throw CLIError.usage("--consumption '\(mode)' is not auto or off", command: "serve")
+        }
     }
 }

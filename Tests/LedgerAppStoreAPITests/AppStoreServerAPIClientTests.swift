@@ -162,7 +162,9 @@ final class Pauses: Sendable {
         _ = try client.massExtensionStatus(
             productId: "com.visla.gps.monthly_3", requestIdentifier: "b2e3c1a4-0000-4000-8000-000000000002")
         try client.sendConsumptionInformation(
-            transactionId: "2000000000000002", .object(["customerConsented": true, "consumptionStatus": 0]))
+            transactionId: "2000000000000002",
+            ConsumptionRequest(customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: false),
+            autoRenewable: true)
         let sent = transport.sent.withLock { $0 }
         #expect(sent.map(\.method) == ["PUT", "POST", "GET", "PUT"])
         #expect(
@@ -171,13 +173,67 @@ final class Pauses: Sendable {
                 "https://api.example.test/inApps/v1/subscriptions/extend/mass",
                 "https://api.example.test/inApps/v1/subscriptions/extend/mass/com.visla.gps.monthly_3/"
                     + "b2e3c1a4-0000-4000-8000-000000000002",
-                "https://api.example.test/inApps/v1/transactions/consumption/2000000000000002",
+                "https://api.example.test/inApps/v2/transactions/consumption/2000000000000002",
             ])
         let extend = try JSONValue.parse(sent[0].body ?? [])
         #expect(extend["extendByDays"] == .integer(7))
         #expect(extend["extendReasonCode"] == .integer(1))
         let mass = try JSONValue.parse(sent[1].body ?? [])
         #expect(mass["storefrontCountryCodes"] == .array(["ITA"]))
-        #expect(try JSONValue.parse(sent[3].body ?? [])["customerConsented"] == .bool(true))
+        #expect(
+            try JSONValue.parse(sent[3].body ?? [])
+                == .object(["customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false]))
+    }
+
+    @Test func aConsumptionRequestAppleWouldRefuseIsNeverSent() throws {
+        let transport = ScriptedTransport([HTTPSResponse(status: 202)])
+        let (client, _) = try AppStoreServerAPIClientTests.client("https://api.example.test", transport: transport)
+        let delivered = ConsumptionRequest(
+            customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: true)
+        for (request, autoRenewable, message) in [
+            (
+                ConsumptionRequest(customerConsented: false, deliveryStatus: "DELIVERED", sampleContentProvided: true),
+                false, "customerConsented must be true"
+            ),
+            (
+                ConsumptionRequest(customerConsented: true, deliveryStatus: "LOST", sampleContentProvided: true), false,
+                "deliveryStatus must be one of"
+            ),
+            (
+                ConsumptionRequest(
+                    customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: true,
+                    consumptionPercentage: 50_000), true, "ConsumptionPercentageAutoRenewableSubscriptionError"
+            ),
+            (
+                ConsumptionRequest(
+                    customerConsented: true, deliveryStatus: "UNDELIVERED_OTHER", sampleContentProvided: true,
+                    consumptionPercentage: 10), false, "UndeliveredConsumptionPercentageNonZeroError"
+            ),
+            (
+                ConsumptionRequest(
+                    customerConsented: true, deliveryStatus: "DELIVERED", sampleContentProvided: true,
+                    refundPreference: "MAYBE"), false, "refundPreference must be one of"
+            ),
+        ] {
+            #expect(throws: AppStoreAPIError.self) {
+                try client.sendConsumptionInformation(transactionId: "1", request, autoRenewable: autoRenewable)
+            }
+            do {
+                try request.check(autoRenewable: autoRenewable)
+            } catch {
+                #expect(error.message.contains(message), "\(error.message)")
+            }
+        }
+        #expect(transport.sent.withLock { $0.isEmpty })
+        try client.sendConsumptionInformation(transactionId: "1", delivered, autoRenewable: true)
+        #expect(transport.sent.withLock { $0.count } == 1)
+        // The V1 body's fields are not the current endpoint's.
+        #expect(throws: AppStoreAPIError.self) {
+            try ConsumptionRequest(
+                json: .object([
+                    "customerConsented": true, "deliveryStatus": "DELIVERED",
+                    "sampleContentProvided": true, "playTime": 2,
+                ]))
+        }
     }
 }

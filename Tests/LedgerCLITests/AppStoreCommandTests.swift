@@ -112,22 +112,22 @@ import Testing
         let space = try Space(serving: [])
         defer { space.fake.stop() }
         let request: JSONObject = [
-            "customerConsented": true, "sampleContentProvided": false, "consumptionStatus": 1, "platform": 1,
-            "deliveryStatus": 0, "appAccountToken": "0000002a-0000-0000-0000-000000000000", "accountTenure": 2,
-            "playTime": 0, "lifetimeDollarsRefunded": 0, "lifetimeDollarsPurchased": 1, "userStatus": 1,
-            "refundPreference": 2,
+            "customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false,
+            "refundPreference": "DECLINE",
         ]
         let good = space.workspace.file("consumption.json", [JSONValue.object(request).serialized()])
         let sent = appstore(space, ["consumption", "4000000000000001", "--file", good])
         #expect(sent.code == 0, "\(sent.err)")
-        #expect(space.fake.changes.map(\.path) == ["/inApps/v1/transactions/consumption/4000000000000001"])
+        #expect(space.fake.changes.map(\.path) == ["/inApps/v2/transactions/consumption/4000000000000001"])
         #expect(space.fake.changes.first?.body == .object(request))
         for (change, message) in [
             ({ (r: inout JSONObject) in r["customerConsented"] = false }, "customerConsented must be true"),
-            ({ (r: inout JSONObject) in r["platform"] = 3 }, "platform must be an integer from 0 to 2"),
-            ({ (r: inout JSONObject) in r["userStatus"] = nil }, "userStatus is missing"),
-            ({ (r: inout JSONObject) in r["extra"] = 1 }, "unknown field 'extra'"),
-            ({ (r: inout JSONObject) in r["appAccountToken"] = "42" }, "appAccountToken must be a UUID or empty"),
+            ({ (r: inout JSONObject) in r["deliveryStatus"] = 0 }, "deliveryStatus is missing"),
+            ({ (r: inout JSONObject) in r["deliveryStatus"] = "LOST" }, "deliveryStatus must be one of DELIVERED"),
+            ({ (r: inout JSONObject) in r["sampleContentProvided"] = nil }, "sampleContentProvided must be true or"),
+            ({ (r: inout JSONObject) in r["playTime"] = 1 }, "unknown field 'playTime'"),
+            ({ (r: inout JSONObject) in r["consumptionPercentage"] = 100_001 }, "from 0 to 100000"),
+            ({ (r: inout JSONObject) in r["refundPreference"] = "MAYBE" }, "refundPreference must be one of"),
         ] {
             var bad = request
             change(&bad)

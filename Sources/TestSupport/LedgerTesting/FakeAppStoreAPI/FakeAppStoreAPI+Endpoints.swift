@@ -86,6 +86,46 @@ extension FakeAppStoreAPI {
             ]))
     }
 
+    /// Send Consumption Information's path, before the transaction id.
+    static let consumptionPrefix = "/inApps/v2/transactions/consumption/"
+
+    /// Send Consumption Information: 202 for a ConsumptionRequest Apple takes (recorded in ``changes``); 400 with
+    /// Apple's error code for one it refuses: `customerConsented` not true (InvalidCustomerConsentedError), a
+    /// `deliveryStatus` it does not know (InvalidDeliveryStatusError), `sampleContentProvided` not a boolean
+    /// (InvalidSampleContentProvidedError), a field of the V1 body or another unknown one (GeneralBadRequestError);
+    /// 400 InvalidTransactionIdError for an id that is not digits.
+    func consumption(_ request: HTTPRequest) -> HTTPResponse {
+        let id = request.path.dropFirst(Self.consumptionPrefix.count)
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return Self.error(400, 4_000_006, "Invalid transaction id.")
+        }
+        guard let body = try? JSONValue.parse(request.body), let object = body.object else {
+            return Self.error(400, 4_000_000, "An error occurred. Please try again.")
+        }
+        let known: Set<String> = [
+            "customerConsented", "consumptionPercentage", "deliveryStatus", "refundPreference",
+            "sampleContentProvided",
+        ]
+        guard object.allSatisfy({ known.contains($0.key) }) else {
+            return Self.error(400, 4_000_000, "An error occurred. Please try again.")
+        }
+        guard object["customerConsented"]?.bool == true else {
+            return Self.error(400, 4_000_035, "Invalid customer consented.")
+        }
+        let statuses = [
+            "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+            "UNDELIVERED_OTHER",
+        ]
+        guard let delivery = object["deliveryStatus"]?.string, statuses.contains(delivery) else {
+            return Self.error(400, 4_000_036, "Invalid delivery status.")
+        }
+        guard object["sampleContentProvided"]?.bool != nil else {
+            return Self.error(400, 4_000_041, "Invalid sample content provided.")
+        }
+        state.withLock { $0.changes.append((request.path, body)) }
+        return HTTPResponse(status: HTTPStatus(code: 202, reason: "Accepted"))
+    }
+
     /// An opaque-looking page token for an offset.
     static func token(_ offset: Int) -> String { Base64.encodeURL(Array("page:\(offset)".utf8)) }
 

@@ -115,7 +115,8 @@ public final class FakeAppStoreAPI: HTTPResponder {
     public var paths: [String] { state.withLock { $0.paths } }
     /// The JSON bodies of the Get Notification History requests, in order.
     public var historyBodies: [JSONValue] { state.withLock { $0.historyBodies } }
-    /// The path and JSON body of every Send Consumption Information and Extend a Subscription Renewal Date.
+    /// The path and JSON body of every Send Consumption Information and Extend a Subscription Renewal Date Apple
+    /// would have taken (a refused one is not among them).
     public var changes: [(path: String, body: JSONValue)] { state.withLock { $0.changes } }
 
     /// Serves on 127.0.0.1 at a free port; returns `http://127.0.0.1:PORT`.
@@ -182,6 +183,9 @@ public final class FakeAppStoreAPI: HTTPResponder {
                         .object(["attemptDate": .integer(clock()), "sendAttemptResult": "SUCCESS"])
                     ]),
                 ]))
+        }
+        if request.method == .put, request.path.hasPrefix(Self.consumptionPrefix) {
+            return consumption(request)
         }
         if request.method == .put,
             request.path.hasPrefix("/inApps/v1/transactions/consumption/")
