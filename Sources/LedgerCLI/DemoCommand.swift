@@ -11,8 +11,10 @@ import LedgerSystem
 /// `ledger demo`: the whole product on realistic data, checked against the simulator's truth.
 ///
 /// Simulates a population (1,000 users over 12 months by default), ingests its signed notifications with
-/// Apple-style duplicates and late deliveries, summarises the ledger, shows one user's timeline, verifies the
-/// log, prints its digest, and checks every user against the truth. Everything lives in `Events/demo`
+/// Apple-style duplicates and late deliveries (except those of a ten-day webhook outage), recovers what the
+/// outage withheld from an in-process App Store Server API as `reconcile --from-api` does, summarises the
+/// ledger, shows one user's timeline, verifies the log, prints its digest, and checks every user against the
+/// truth. Everything lives in `Events/demo`
 /// (re-runnable: each run starts afresh).
 enum DemoCommand: LedgerCommand {
     /// `--data DIR`: demo's own, defaulting to Events/demo.
@@ -60,6 +62,8 @@ enum DemoCommand: LedgerCommand {
         } catch {
             throw CLIError(.internalError, "the simulation failed: \(error.message)")
         }
+        // The webhook's outage: what it never received, kept by Apple for the recovery (section 2b).
+        let outage = try DemoOutage(simulation: simulation, directory: simulationDirectory)
         Section.title("1. Simulated \(users) users over \(months) months (seed \(seedValue))")
         Terminal.line(
             "   \(report.notifications) signed notifications, \(report.deliveries) deliveries "
@@ -90,7 +94,7 @@ enum DemoCommand: LedgerCommand {
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: dataDirectory))
         let input = try LineBatches(
-            path: Path.join(simulationDirectory, SimulationFiles.notifications), batchSize: IngestCommand.batchSize,
+            path: outage.webhookPath, batchSize: IngestCommand.batchSize,
             lineLimit: IngestCommand.maxLineBytes)
         var counts = IngestCounts()
         let ingestStart = clock.now
@@ -101,6 +105,11 @@ enum DemoCommand: LedgerCommand {
             "   \(counts.accepted) accepted, \(counts.duplicates) duplicates, \(counts.rejected) rejected in "
                 + "\(Section.format(ingestSeconds)) s (\(Int(Double(counts.accepted + counts.duplicates) / max(ingestSeconds, 0.001))) notifications/s, "
                 + "every one verified)")
+
+        // 2b. Recover what the outage withheld from the demo's App Store Server API, twice.
+        let recovery = try DemoRecovery.run(
+            outage, ledger: ledger, verifier: verifier, dataDirectory: dataDirectory, margin: config.clock.days(1))
+        DemoRecovery.print(recovery, outage: outage)
 
         // 3. Summary at the end of the simulated year.
         let end = config.end.adding(milliseconds: -1)
@@ -138,7 +147,7 @@ enum DemoCommand: LedgerCommand {
         for mismatch in check.mismatches.prefix(5) { Terminal.line("   mismatch: \(mismatch)") }
         Terminal.line("")
         Terminal.line("demo finished in \(Section.format(Section.seconds(clock.now - started))) s; data in \(root)")
-        let passed = verified.ok && counts.rejected == 0 && check.mismatches.isEmpty
+        let passed = verified.ok && counts.rejected == 0 && recovery.passed && check.mismatches.isEmpty
         return passed ? 0 : 1
     }
 }
