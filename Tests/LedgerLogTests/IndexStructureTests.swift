@@ -39,19 +39,57 @@ import Testing
         #expect(table.count == 301_000 && shared.find(1_001 &* 0x9E37_79B9_7F4A_7C15) == nil)
     }
 
-    /// Memory mapped for a large table is zeroed, whether its pages are faulted in at once or not, and holds what
-    /// is written to it.
-    @Test func anonymousMemoryIsZeroedAndHoldsWhatItIsGiven() throws {
-        for populate in [false, true] {
-            let mapped = try #require(AnonymousMemory.map(5 << 20, populate: populate))
-            #expect(mapped.count == 5 << 20 && mapped.allSatisfy { $0 == 0 })
-            mapped[mapped.count - 1] = 9
-            #expect(mapped[mapped.count - 1] == 9)
-            AnonymousMemory.unmap(mapped)
+    /// Large arrays and tables in huge pages hold what small ones hold; where the kernel has transparent huge
+    /// pages for advised memory, an array of 64 MiB made that way is at least partly in them (how much depends on
+    /// the free huge pages the machine has).
+    @Test func hugePageMemoryHoldsWhatItIsGiven() throws {
+        for count in [0, 1, 1_000, 3 << 20] {  // below a huge page, and 12 MiB of UInt32
+            let array = [UInt32](hugePagesRepeating: 7, count: count)
+            #expect(array.count == count && array.allSatisfy { $0 == 7 })
         }
-        var table = HashTable64(capacity: 1 << 18)  // 8 MiB of slots: mapped
-        for key in 1...UInt64(1_000) { table.set(key, key * 3) }
-        #expect((1...UInt64(1_000)).allSatisfy { table.find($0) == $0 * 3 })
+        let mapped = try #require(HugePages.map(5 << 20, populate: true))
+        #expect(mapped.count == 5 << 20 && mapped.allSatisfy { $0 == 0 })
+        mapped[mapped.count - 1] = 9
+        HugePages.unmap(mapped)
+        var small = [UInt8](repeating: 1, count: 100)
+        small.withUnsafeMutableBytes { HugePages.advise($0) }  // no aligned span: nothing to advise
+        #expect(small.allSatisfy { $0 == 1 })
+
+        let mode = (try? PosixFileSystem().readFile("/sys/kernel/mm/transparent_hugepage/enabled")) ?? []
+        let text = String(decoding: mode, as: UTF8.self)
+        guard text.contains("[madvise]") || text.contains("[always]") else { return }
+        let big = [UInt64](hugePagesRepeating: 3, count: 8 << 20)
+        let huge = big.withUnsafeBytes { Self.hugeKilobytes(in: $0) }
+        #expect(huge >= 2 << 10, "\(huge) kB of 64 MiB in huge pages")
+    }
+
+    /// The kilobytes of anonymous huge pages `/proc/self/smaps` lists for the mappings `region` overlaps (advising
+    /// part of a mapping splits it: the huge pages are in the advised part).
+    private static func hugeKilobytes(in region: UnsafeRawBufferPointer) -> Int {
+        // Read to its end: procfs files state no size.
+        guard let file = fopen("/proc/self/smaps", "r") else { return 0 }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = fread(&chunk, 1, chunk.count, file)
+            if got <= 0 { break }
+            bytes += chunk[..<got]
+        }
+        let start = UInt(bitPattern: region.baseAddress)
+        let end = start + UInt(region.count)
+        var overlaps = false
+        var total = 0
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                overlaps = bounds.count == 2 && bounds[0] < end && start < bounds[1]
+            } else if overlaps, fields.first == "AnonHugePages:", fields.count >= 2 {
+                total += Int(fields[1]) ?? 0
+            }
+        }
+        return total
     }
 
     @Test func aSubjectIndexWhoseLinksPointForwardIsRefused() {

@@ -102,15 +102,15 @@ struct HashTable64: @unchecked Sendable {
         self = bigger
     }
 
-    /// Zeroed memory for the slots: a mapping of its own with every page faulted in at once (``AnonymousMemory``:
-    /// a table is written all over) for large tables, malloc otherwise.
+    /// Zeroed memory for the slots: huge pages (``HugePages``, every page faulted in at once: a table is written
+    /// all over) for large tables, malloc otherwise.
     final class Storage {
         let words: UnsafeMutablePointer<UInt64>
         private let mapped: UnsafeMutableRawBufferPointer?
 
         init(slots: Int) {
             let bytes = slots * 16
-            if bytes >= AnonymousMemory.threshold, let memory = AnonymousMemory.map(bytes, populate: true) {
+            if bytes >= HugePages.size, let memory = HugePages.map(bytes, populate: true) {
                 words = memory.baseAddress!.bindMemory(to: UInt64.self, capacity: slots * 2)
                 mapped = memory
             } else {
@@ -128,7 +128,7 @@ struct HashTable64: @unchecked Sendable {
 
         deinit {
             if let mapped {
-                AnonymousMemory.unmap(mapped)
+                HugePages.unmap(mapped)
             } else {
                 words.deallocate()
             }

@@ -265,7 +265,9 @@ struct SubjectIndex: Sendable {
                 filled[group] = total
                 total &+= sizes[group]
             }
-            var grouped = [PlacedPosting](repeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
+            // Read at random by every query: in huge pages where the kernel has them (``HugePages``).
+            var grouped = [PlacedPosting](
+                hugePagesRepeating: PlacedPosting(seq: 0, offset: unknownOffset), count: postings)
             let ascending = grouped.withUnsafeMutableBufferPointer { grouped in
                 filled.withUnsafeMutableBufferPointer { filled in
                     for posting in 0..<postings {

@@ -14,14 +14,14 @@ extension LogImage {
     /// megabytes takes a few dozen page faults rather than tens of thousands.
     /// When no mapping is to be had, the allocator's memory.
     static func allocate(_ size: Int) -> Owned {
-        if let memory = AnonymousMemory.map(size, populate: false) { return Owned(buffer: memory, kind: .anonymous) }
+        if let memory = HugePages.map(size, populate: false) { return Owned(buffer: memory, kind: .anonymous) }
         return Owned(buffer: .allocate(byteCount: max(size, 1), alignment: 64), kind: .allocated)
     }
 
     /// Releases what ``allocate(_:)`` or a mapping gave.
     static func release(_ owned: Owned, _ fileSystem: any FileSystem) {
         switch owned.kind {
-        case .anonymous: AnonymousMemory.unmap(owned.buffer)
+        case .anonymous: HugePages.unmap(owned.buffer)
         case .allocated: owned.buffer.deallocate()
         case .file: fileSystem.unmap(UnsafeRawBufferPointer(owned.buffer))
         }
