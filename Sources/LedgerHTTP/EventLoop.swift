@@ -28,6 +28,8 @@ final class EventLoop: @unchecked Sendable {
     private let forcing = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     var connections: [UInt64: HTTPConnection] = [:]
+    /// Sockets of connections closed while a worker had their request: shut down, closed when the reply is back.
+    private var abandoned: [UInt64: Int32] = [:]
     var nextID: UInt64 = Tag.firstConnection
     var listening = true
     /// While accepting fails for want of descriptors: when to try again (monotonic ms).
@@ -147,6 +149,7 @@ final class EventLoop: @unchecked Sendable {
         for (id, reply) in ready {
             guard let connection = connections[id], connection.stage == .working else {
                 core.releaseBuffered(reply.held)
+                if let fd = abandoned.removeValue(forKey: id) { try? Syscall.closing(fd) }
                 continue
             }
             connection.send(reply, bytesIn: connection.output.bytesIn)
@@ -225,10 +228,18 @@ final class EventLoop: @unchecked Sendable {
     /// Runs the request's handler on a worker; the reply comes back to the loop.
     func dispatch(_ connection: HTTPConnection, request: HTTPRequest, bytesIn: Int) {
         connection.output.bytesIn = bytesIn
-        let id = connection.id
+        let (id, fd) = (connection.id, connection.fd)
         let core = self.core
         let accepted = workers.submit { [self] in
-            deliver(Reply.make(core: core, request: request), to: id)
+            var reply = Reply.make(core: core, request: request)
+            // What the socket takes at once goes now, from the worker: the loop only sends the rest (and takes the
+            // connection back), so a small response costs no hop through the loop before the client has it. The
+            // loop never closes a working connection's socket (see close(_:)), so `fd` is still this connection's.
+            let sent = reply.head.withUnsafeBytes { head in
+                reply.body.withUnsafeBytes { body in HTTPConnection.sendVector(fd, head, body, from: 0) }
+            }
+            reply.sent = max(0, sent)
+            deliver(reply, to: id)
         }
         if !accepted { close(connection) }
     }
@@ -245,6 +256,13 @@ final class EventLoop: @unchecked Sendable {
         } else {
             rejecting -= 1
         }
-        try? Syscall.closing(connection.fd)
+        if connection.stage == .working {
+            // A worker may be sending on it: shut it down now, close it once the worker's reply is back, so the
+            // descriptor's number is never reused under the worker.
+            _ = Glibc.shutdown(connection.fd, Int32(SHUT_RDWR))
+            abandoned[connection.id] = connection.fd
+        } else {
+            try? Syscall.closing(connection.fd)
+        }
     }
 }

@@ -26,6 +26,8 @@ struct Reply: Sendable {
     var head: [UInt8]
     var body: [UInt8]
     var held: Int
+    /// The bytes the worker sent already.
+    var sent = 0
     var keepAlive: Bool
     var status: Int
     var route: String?
@@ -68,6 +70,7 @@ extension HTTPConnection {
     func send(_ reply: Reply, bytesIn: Int) {
         var output = Output(head: reply.head, body: reply.body)
         output.held = reply.held
+        output.sent = reply.sent
         output.after = reply.keepAlive ? .next : .close
         output.status = reply.status
         output.route = reply.route
@@ -110,7 +113,7 @@ extension HTTPConnection {
         let total = output.head.count + output.body.count
         while output.sent < total {
             let sent = output.head.withUnsafeBytes { head in
-                output.body.withUnsafeBytes { body in Self.send(fd, head, body, from: output.sent) }
+                output.body.withUnsafeBytes { body in Self.sendVector(fd, head, body, from: output.sent) }
             }
             if sent > 0 {
                 output.sent += sent
@@ -157,7 +160,7 @@ extension HTTPConnection {
     }
 
     /// Sends from `offset` of head-then-body in one `sendmsg` (non-blocking); returns what it returned.
-    private static func send(
+    static func sendVector(
         _ fd: Int32, _ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, from offset: Int
     )
         -> Int
