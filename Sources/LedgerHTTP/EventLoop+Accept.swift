@@ -42,10 +42,7 @@ extension EventLoop {
     /// of a request, the new one is answered 503 and closed.
     private func admit(_ fd: Int32, peer: String) {
         if core.openConnections >= core.configuration.maxConnections {
-            guard
-                let oldest = connections.values.lazy.filter({ $0.counted && $0.stage == .idle })
-                    .min(by: { $0.idleSince < $1.idleSince })
-            else { return reject(fd, peer: peer) }
+            guard let oldest = oldestIdle() else { return reject(fd, peer: peer) }
             close(oldest)
             core.configuration.metrics?.connectionEvicted()
         }
@@ -76,6 +73,22 @@ extension EventLoop {
         connection.respond(
             response, keepAlive: false, includeBody: true, after: rejecting <= 64 ? .linger : .close, bytesIn: 0,
             recorded: false)
+    }
+
+    /// The connection idle the longest whose next request has not arrived: one whose request waits unread in the
+    /// kernel (the loop had not got to it) is not idle, and is read instead of closed.
+    private func oldestIdle() -> HTTPConnection? {
+        for _ in 0..<16 {
+            guard
+                let oldest = connections.values.lazy.filter({ $0.counted && $0.stage == .idle })
+                    .min(by: { $0.idleSince < $1.idleSince })
+            else { return nil }
+            var byte: UInt8 = 0
+            guard recv(oldest.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 else { return oldest }
+            oldest.readable()
+            if connections[oldest.id] === oldest && oldest.stage == .idle { return oldest }
+        }
+        return nil
     }
 
     private func add(_ fd: Int32, peer: String, counted: Bool) -> HTTPConnection {

@@ -112,15 +112,18 @@ final class EventLoop: @unchecked Sendable {
             var wake = earliest == .max ? 1000 : max(0, earliest - now)
             if let until = acceptPausedUntil { wake = min(wake, max(0, until - now)) }
             let count = (try? epoll.wait(timeoutMilliseconds: min(wake, 1000))) ?? 0
+            var accepting = false
             for index in 0..<count {
                 let (tag, events) = epoll.event(index)
                 switch tag {
-                case Tag.listener: acceptAll()
+                case Tag.listener: accepting = true
                 case Tag.wake: beginDraining()
                 case Tag.notify: takeNotifications()
                 default: handle(tag, events)
                 }
             }
+            // New connections last: the requests that arrived on open ones are read before any is closed to make room.
+            if accepting { acceptAll() }
             let later = Clock.monotonicMilliseconds()
             if let until = acceptPausedUntil, later >= until { resumeAccepting() }
             if later >= earliest { sweep(now: later) }
