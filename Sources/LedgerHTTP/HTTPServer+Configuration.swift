@@ -50,10 +50,15 @@ extension HTTPServer {
         /// while others are being sent is replaced by 503 with `Retry-After` (clients that do not read cannot pile up
         /// memory); one response alone is always sent, whatever its size.
         public var maxBufferedBytes: Int
-        /// The scheduling niceness of this server's connection threads (Linux sets it per thread; 0 leaves them as
+        /// The scheduling niceness of this server's event loop and worker threads (Linux sets it per thread; 0 leaves them as
         /// the process is). A server whose work may wait (the read API: `ledger serve --api-listen` runs its threads
         /// at 10) yields the cores to one whose work must not (the webhook), however many requests it has.
         public var niceness: Int32
+        /// The most worker threads that run this server's handlers at once (started as needed, then kept). A handler
+        /// that blocks (a webhook waiting for the group commit, a long poll, a read queued at an ``AdmissionGate``)
+        /// holds one; requests beyond wait for a free one. Each server has its own, so one server's work never waits
+        /// behind another's.
+        public var workers: Int
         /// The listen backlog.
         public var backlog: Int32
         /// Where one JSON line per request goes, or nil for no access log.
@@ -69,8 +74,9 @@ extension HTTPServer {
             host: String = "127.0.0.1", port: UInt16 = 8080, limits: HTTPLimits = HTTPLimits(),
             timeouts: Timeouts = Timeouts(), maxConnections: Int = 256, backlog: Int32 = 1024,
             accessLog: AccessLog? = nil, metrics: ServerMetrics? = nil, name: String? = nil,
-            maxBufferedBytes: Int = 64 << 20, niceness: Int32 = 0
+            maxBufferedBytes: Int = 64 << 20, niceness: Int32 = 0, workers: Int = 128
         ) {
+            self.workers = workers
             self.niceness = niceness
             self.name = name
             self.maxBufferedBytes = maxBufferedBytes

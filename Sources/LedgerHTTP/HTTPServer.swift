@@ -9,12 +9,13 @@ import Synchronization
 
 /// An HTTP/1.1 server on POSIX sockets.
 ///
-/// Design: one accept thread, and one thread per connection (POSIX threads, blocking sockets, `poll`
-/// deadlines), capped by ``Configuration/maxConnections``; a connection beyond the cap is answered 503 and
-/// closed. Handlers are synchronous and may block (a webhook waits for the log's group commit, a feed
-/// request long-polls) without stalling anyone else, and the kernel spreads the threads over the cores.
-/// On two cores this is simpler than an event loop with a worker pool and as fast for the ledger's load
-/// (thousands of requests per second over a few keep-alive connections).
+/// Design: a connection costs memory, not a thread. One event-loop thread (``EventLoop``, Linux epoll) owns the
+/// listening socket and every connection (non-blocking), reads and parses requests, enforces the deadlines, and writes
+/// responses back as the sockets take them; a fixed pool of worker threads (``Configuration/workers``) runs the
+/// handlers. Handlers are synchronous and may block (a webhook waits for the log's group commit, a feed request
+/// long-polls), holding a worker, not the loop. Connections are capped by ``Configuration/maxConnections``: at the
+/// cap the connection idle the longest is closed to make room, or, when none is idle, the new one is answered 503 and
+/// closed. Several servers (the webhook's and the API's listeners) each have their own loop and workers.
 ///
 /// Lifecycle: ``start(listener:)`` binds (or takes an ``HTTPListener`` bound earlier) and starts accepting; ``shutdown(graceful:)`` stops accepting, lets
 /// in-flight requests finish (closing idle keep-alive connections at once and answering the rest with
@@ -38,7 +39,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum State: Sendable {
         case idle
-        case running(listener: Int32, acceptThread: pthread_t, port: UInt16)
+        case running(loop: EventLoop, thread: pthread_t, port: UInt16)
         case stopped
     }
 
@@ -98,10 +99,10 @@ public final class HTTPServer: Sendable {
                 (listener, port) = try Socket.listen(
                     host: configuration.host, port: configuration.port, backlog: configuration.backlog)
             }
-            let core = self.core
             do throws(SystemError) {
-                let thread = try Threads.spawn(detached: false) { Self.acceptLoop(core: core, listener: listener) }
-                state = .running(listener: listener, acceptThread: thread, port: port)
+                let loop = try EventLoop(core: core, listener: listener)
+                let thread = try Threads.spawn(detached: false) { loop.run() }
+                state = .running(loop: loop, thread: thread, port: port)
                 return port
             } catch {
                 try? Syscall.closing(listener)
@@ -117,19 +118,20 @@ public final class HTTPServer: Sendable {
     /// shut every connection down at once. Calling it again, or before ``start(listener:)``, is harmless.
     public func shutdown(graceful: Bool = true) {
         state.withLock { state in
-            guard case .running(_, let acceptThread, _) = state else {
+            guard case .running(let loop, let thread, _) = state else {
                 state = .stopped
                 return
             }
             beginShutdown()
-            Threads.join(acceptThread)
             if graceful {
                 waitForConnections(milliseconds: core.configuration.timeouts.drain.milliseconds)
             }
             if core.openConnections > 0 {
-                core.forceCloseAll()
+                loop.forceCloseAll()
                 waitForConnections(milliseconds: 2000)
             }
+            loop.stop()
+            Threads.join(thread)
             core.configuration.accessLog?.flush()
             state = .stopped
         }
@@ -145,40 +147,6 @@ public final class HTTPServer: Sendable {
         let deadline = Clock.monotonicMilliseconds() + milliseconds
         while core.openConnections > 0 && Clock.monotonicMilliseconds() < deadline {
             usleep(2000)
-        }
-    }
-
-    /// Accepts connections until shutdown begins, then closes the listening socket.
-    private static func acceptLoop(core: ServerCore, listener: Int32) {
-        defer { try? Syscall.closing(listener) }
-        while true {
-            guard let readiness = try? Socket.waitReadable(listener, also: core.wakeRead, timeoutMilliseconds: -1),
-                readiness == .readable, !core.isDraining
-            else { return }
-            let accepted: (fd: Int32, peer: String)
-            do {
-                accepted = try Socket.accept(listener)
-            } catch {
-                // EMFILE/ENFILE and friends: back off briefly instead of spinning.
-                if error.errno != ECONNABORTED { usleep(10_000) }
-                continue
-            }
-            guard let id = core.register(accepted.fd) else {
-                core.reject(accepted.fd, peer: accepted.peer)
-                continue
-            }
-            core.configuration.metrics?.connectionAccepted(true)
-            do {
-                try Threads.spawn(detached: true) {
-                    Threads.setNiceness(core.configuration.niceness)
-                    HTTPConnection(core: core, id: id, fd: accepted.fd, peer: accepted.peer).run()
-                    core.unregisterAndClose(id)
-                    core.configuration.metrics?.connectionClosed()
-                }
-            } catch {
-                core.unregisterAndClose(id)
-                core.configuration.metrics?.connectionClosed()
-            }
         }
     }
 }

@@ -7,8 +7,8 @@ import Synchronization
     import Musl
 #endif
 
-/// What the accept loop and the connection threads share: configuration, responder, the wake-up pipe,
-/// and the table of open connections (so a forced shutdown can reach them).
+/// What the event loop, the worker threads and the server's owner share: configuration, responder, the wake-up
+/// pipe, the shutdown flag, the send budget and the count of open connections.
 final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let responder: any HTTPResponder
@@ -16,8 +16,7 @@ final class ServerCore: Sendable {
     let wakeRead: Int32
     private let wakeWrite: Int32
     private let draining = Atomic<Bool>(false)
-    private let connections = Mutex<(nextID: Int, open: [Int: OpenConnection])>((0, [:]))
-    private let rejecting = Atomic<Int>(0)
+    private let open = Atomic<Int>(0)
     /// Response bytes being sent now, across connections (bounded by ``HTTPServer/Configuration/maxBufferedBytes``).
     private let buffered = Atomic<Int>(0)
 
@@ -62,118 +61,11 @@ final class ServerCore: Sendable {
         buffered.wrappingSubtract(count, ordering: .acquiringAndReleasing)
     }
 
-    /// The number of connections being served.
-    var openConnections: Int { connections.withLock { $0.open.count } }
+    /// The number of connections being served (those refused at the cap not counted).
+    var openConnections: Int { open.load(ordering: .acquiring) }
 
-    /// Registers a new connection; nil when the connection cap is reached and no connection is idle.
-    ///
-    /// At the cap, the connection idle the longest (waiting for its next request, or for its first) is closed to
-    /// make room: a server may close an idle keep-alive connection at any time, and clients that hold connections
-    /// open without using them must not keep others (Apple's deliveries among them) out. The evicted connection's
-    /// thread sees its socket shut down and ends; until it has, the open count may exceed the cap by the
-    /// evictions in flight.
-    func register(_ fd: Int32) -> Int? {
-        connections.withLock { state in
-            let live = state.open.values.lazy.filter { !$0.evicted }.count
-            if live >= configuration.maxConnections {
-                guard
-                    let (id, oldest) = state.open.filter({ !$0.value.evicted && $0.value.idleSince != nil })
-                        .min(by: { $0.value.idleSince! < $1.value.idleSince! })
-                else { return nil }
-                _ = Glibc.shutdown(oldest.fd, Int32(SHUT_RDWR))
-                state.open[id]?.evicted = true
-                configuration.metrics?.connectionEvicted()
-            }
-            state.nextID += 1
-            state.open[state.nextID] = OpenConnection(fd: fd, idleSince: Clock.monotonicNanoseconds())
-            return state.nextID
-        }
+    /// Notes a connection opened (`1`) or closed (`-1`), for ``openConnections``.
+    func countConnection(_ change: Int) {
+        open.wrappingAdd(change, ordering: .acquiringAndReleasing)
     }
-
-    /// Notes that connection `id` waits for a request (idle) or has begun reading one; false when it was evicted
-    /// (its socket is shut down: it must end).
-    @discardableResult
-    func setIdle(_ id: Int, _ idle: Bool) -> Bool {
-        connections.withLock { state in
-            guard let connection = state.open[id], !connection.evicted else { return false }
-            state.open[id]?.idleSince = idle ? Clock.monotonicNanoseconds() : nil
-            return true
-        }
-    }
-
-    /// Forgets a connection and closes its descriptor (under the lock, so a forced shutdown never
-    /// touches a descriptor number that was closed and reused).
-    func unregisterAndClose(_ id: Int) {
-        connections.withLock { state in
-            if let connection = state.open.removeValue(forKey: id) { try? Syscall.closing(connection.fd) }
-        }
-    }
-
-    /// Shuts down both directions of every open connection, so blocked reads and writes return.
-    func forceCloseAll() {
-        connections.withLock { state in
-            for connection in state.open.values { _ = Glibc.shutdown(connection.fd, Int32(SHUT_RDWR)) }
-        }
-    }
-
-    /// Answers a connection over the cap with 503 and closes it, lingering briefly (on its own thread, at
-    /// most 64 at once) so the client reads the answer instead of a reset.
-    func reject(_ fd: Int32, peer: String) {
-        configuration.metrics?.connectionAccepted(false)
-        let error = HTTPError(
-            .serviceUnavailable, code: .unavailable,
-            message: "the \(configuration.name.map { $0 + " " } ?? "")server is at its connection cap "
-                + "(\(configuration.maxConnections)); retry shortly")
-        var response = HTTPResponse.error(error)
-        response.headers.set("Retry-After", "1")
-        let bytes = response.serialized(keepAlive: false, includeBody: true, date: Clock.httpDateNow())
-        configuration.accessLog?.record(
-            AccessLog.Entry(
-                remote: peer, method: nil, path: nil, route: nil, status: 503, bytesIn: 0, bytesOut: bytes.count,
-                milliseconds: 0))
-        guard rejecting.wrappingAdd(1, ordering: .relaxed).newValue <= 64 else {
-            rejecting.wrappingSubtract(1, ordering: .relaxed)
-            try? Socket.sendAll(fd, bytes, deadline: Clock.monotonicMilliseconds() + 100)
-            try? Syscall.closing(fd)
-            return
-        }
-        let linger = configuration.timeouts.lingeringClose.milliseconds
-        do {
-            try Threads.spawn(detached: true) { [self] in
-                try? Socket.sendAll(fd, bytes, deadline: Clock.monotonicMilliseconds() + 1000)
-                Self.lingeringClose(fd, milliseconds: linger)
-                rejecting.wrappingSubtract(1, ordering: .relaxed)
-            }
-        } catch {
-            rejecting.wrappingSubtract(1, ordering: .relaxed)
-            try? Syscall.closing(fd)
-        }
-    }
-
-    /// Closes our sending side, reads and discards what the client still sends (up to `milliseconds`
-    /// and 4 MiB), then closes: the client sees our response rather than a connection reset.
-    static func lingeringClose(_ fd: Int32, milliseconds: Int) {
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
-        let deadline = Clock.monotonicMilliseconds() + milliseconds
-        var discarded = 0
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
-        defer { scratch.deallocate() }
-        while discarded < 4 << 20 {
-            let remaining = deadline - Clock.monotonicMilliseconds()
-            guard remaining > 0, (try? Socket.waitReadable(fd, timeoutMilliseconds: remaining)) == .readable,
-                let count = try? Socket.receive(fd, into: scratch), count > 0
-            else { break }
-            discarded += count
-        }
-        try? Syscall.closing(fd)
-    }
-}
-
-/// An open connection as the server's table holds it.
-private struct OpenConnection {
-    let fd: Int32
-    /// Since when it has been waiting for a request (monotonic nanoseconds); nil while it serves one.
-    var idleSince: UInt64?
-    /// Closed to make room for a new connection; its thread is ending.
-    var evicted = false
 }

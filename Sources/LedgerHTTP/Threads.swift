@@ -6,17 +6,17 @@ import LedgerSystem
     import Musl
 #endif
 
-/// POSIX threads for the accept loop and the connections.
+/// POSIX threads for the event loops and their workers.
 enum Threads {
     /// Starts a thread running `body`. A detached thread cannot be joined; a joinable one must be.
     @discardableResult
     static func spawn(detached: Bool, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> pthread_t {
         do {
-            // A connection verifies webhook payloads, whose JSON may nest 512 deep: not `ulimit -s`'s stack.
+            // A worker verifies webhook payloads, whose JSON may nest 512 deep: not `ulimit -s`'s stack.
             return try startThread(detached: detached, body)
         } catch {
             var error = error
-            error.message += "; lower the connection cap or raise the process's thread limit"
+            error.message += "; lower the worker count or raise the process's thread limit"
             throw error
         }
     }
