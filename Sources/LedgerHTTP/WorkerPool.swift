@@ -1,11 +1,5 @@
 import LedgerSystem
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A fixed-size pool of threads that run the handlers (verification, appends, queries) for one server's event
 /// loop, jobs first in, first out.
 ///
@@ -14,12 +8,11 @@ import LedgerSystem
 /// long-polls); each blocked handler holds one thread, and the jobs behind it wait for another. Each server has
 /// its own pool, so the webhook's work never queues behind the read API's.
 final class WorkerPool: @unchecked Sendable {
-    // Sendable: the queue and counters are only touched under the pthread mutex; the pthread objects never move.
+    // Sendable: the queue and counters are only touched holding `lock`.
     /// The most threads the pool runs.
     let limit: Int
     private let niceness: Int32
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock = ConditionLock()
     private var jobs: [@Sendable () -> Void] = []
     private var next = 0
     private var threads = 0
@@ -31,38 +24,27 @@ final class WorkerPool: @unchecked Sendable {
     init(limit: Int, niceness: Int32) {
         self.limit = max(1, limit)
         self.niceness = niceness
-        mutex = .allocate(capacity: 1)
-        condition = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        condition.deallocate()
     }
 
     /// Queues `job`; false when no thread could run it (none could be started and none runs).
     func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         jobs.append(job)
         var spawn = false
         if idle > 0 {
-            pthread_cond_signal(condition)
+            lock.signal()
         } else if threads < limit {
             threads += 1
             spawn = true
         }
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         guard spawn else { return true }
         do {
             try Threads.spawn(detached: true) { [self] in work() }
             return true
         } catch {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            lock.lock()
+            defer { lock.unlock() }
             threads -= 1
             guard threads == 0 else { return true }
             jobs.removeLast()
@@ -72,24 +54,24 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Lets the threads end once the queue is empty; jobs submitted afterwards still run.
     func stop() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         stopped = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
     }
 
     private func work() {
         Threads.setNiceness(niceness)
-        pthread_mutex_lock(mutex)
+        lock.lock()
         while true {
             while next == jobs.count && !stopped {
                 idle += 1
-                pthread_cond_wait(condition, mutex)
+                lock.wait()
                 idle -= 1
             }
             if next == jobs.count {
                 threads -= 1
-                pthread_mutex_unlock(mutex)
+                lock.unlock()
                 return
             }
             let job = jobs[next]
@@ -101,9 +83,9 @@ final class WorkerPool: @unchecked Sendable {
                 jobs.removeFirst(next)
                 next = 0
             }
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             job()
-            pthread_mutex_lock(mutex)
+            lock.lock()
         }
     }
 }

@@ -48,6 +48,9 @@ public final class ConditionLock: @unchecked Sendable {
     /// Wakes every waiter.
     public func broadcast() { pthread_cond_broadcast(condition) }
 
+    /// Wakes one waiter (call holding the lock).
+    public func signal() { pthread_cond_signal(condition) }
+
     /// Runs `body` holding the lock.
     @inline(__always)
     public func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
