@@ -37,7 +37,7 @@ final class ConsumptionAnswers: Sendable {
     let clock: @Sendable () -> Int64
     /// Where the worker's lines go (stderr).
     let report: @Sendable (String) -> Void
-    private let thread = Mutex<pthread_t?>(nil)
+    private let worker = BackgroundLoop()
     /// The outcome and error counters made so far, by label.
     let counters = Mutex<[String: Counter]>([:])
     /// The cursor as last read or written.
@@ -71,19 +71,13 @@ final class ConsumptionAnswers: Sendable {
 
     /// Starts the worker.
     func start() throws(CLIError) {
-        do {
-            let started = try startThread(detached: false) { [self] in self.loop() }
-            thread.withLock { $0 = started }
-        } catch {
-            throw CLIError.failure("cannot start the consumption answers: \(error.message)")
-        }
+        try worker.start("the consumption answers") { [self] in self.loop() }
     }
 
     /// Stops the worker and waits for a send in progress (whose retry pauses end at once).
     func stop() {
         stopping.set()
-        if let running = thread.withLock({ $0 }) { pthread_join(running, nil) }
-        thread.withLock { $0 = nil }
+        worker.join()
     }
 
     private func loop() {

@@ -3,11 +3,6 @@ import LedgerAppStoreAPI
 import LedgerCore
 import LedgerService
 import LedgerSystem
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `serve --reconcile-every`: the pull of `reconcile --from-api` on a schedule, on a thread of its own beside the
 /// webhook, with the server's own ledger. Each run asks from the durable cursor (the `until` of the last run
@@ -33,7 +28,7 @@ final class ScheduledPull: Sendable {
     let metrics: LedgerMetrics?
     /// Set by ``stop()``; the client's retry pauses end early on it.
     let stopping: StopFlag
-    private let thread = Mutex<pthread_t?>(nil)
+    private let worker = BackgroundLoop()
 
     init(
         pull: APIPull, ledger: Ledger, dataDirectory: String, intervalMilliseconds: Int64, firstSince: Int64?,
@@ -64,19 +59,13 @@ final class ScheduledPull: Sendable {
 
     /// Starts the schedule: a first run at once, then one every interval.
     func start() throws(CLIError) {
-        do {
-            let started = try startThread(detached: false) { [self] in self.loop() }
-            thread.withLock { $0 = started }
-        } catch {
-            throw CLIError.failure("cannot start the reconcile schedule: \(error.message)")
-        }
+        try worker.start("the reconcile schedule") { [self] in self.loop() }
     }
 
     /// Stops the schedule and waits for a run in progress to end.
     func stop() {
         stopping.set()
-        if let running = thread.withLock({ $0 }) { pthread_join(running, nil) }
-        thread.withLock { $0 = nil }
+        worker.join()
     }
 
     private func loop() {
@@ -131,27 +120,6 @@ final class ScheduledPull: Sendable {
             try PosixFileSystem().writeFileDurably(cursorPath, Array("\(milliseconds)\n".utf8))
         } catch {
             throw CLIError.failure("cannot write \(cursorPath): \(error.message)")
-        }
-    }
-}
-
-/// A stop request a pausing thread notices within 100 ms.
-final class StopFlag: Sendable {
-    private let flag = Mutex(false)
-
-    /// Whether a stop was requested.
-    var isSet: Bool { flag.withLock { $0 } }
-
-    /// Requests the stop.
-    func set() { flag.withLock { $0 = true } }
-
-    /// Waits `milliseconds`, or less when a stop is requested.
-    func pause(milliseconds: Int64) {
-        var waited: Int64 = 0
-        while waited < milliseconds, !isSet {
-            let step = min(100, milliseconds - waited)
-            HTTPSClient.pause(milliseconds: Int(step))
-            waited += step
         }
     }
 }
