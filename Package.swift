@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "LedgerCore", "LedgerJSON", "LedgerLog", "LedgerStore", "LedgerAppStore", "LedgerService",
                 "LedgerHTTP", "LedgerSimulator", "LedgerSystem", "LedgerAPI", "LedgerPostgres", "LedgerAppStoreAPI",
+                "LedgerAppStoreTestKit",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The crash test's writer and checker (Scripts/crash-test): appends, acknowledges, gets SIGKILLed.

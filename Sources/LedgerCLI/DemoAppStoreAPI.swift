@@ -1,4 +1,5 @@
 import LedgerAppStore
+import LedgerAppStoreTestKit
 import LedgerCrypto
 import LedgerHTTP
 import LedgerJSON
@@ -91,20 +92,9 @@ final class DemoAppStoreAPI: HTTPResponder {
         let window = notifications[first..<max(first, past)]
         let page = window.dropFirst(offset).prefix(Self.pageSize)
         let hasMore = offset + page.count < window.count
-        var object: JSONObject = [
-            "notificationHistory": .array(
-                page.map {
-                    .object([
-                        "sendAttemptResults": .array([
-                            .object(["attemptDate": .integer($0.date), "sendAttemptResult": "NO_RESPONSE"])
-                        ]),
-                        "signedPayload": .string($0.signedPayload),
-                    ])
-                }),
-            "hasMore": .bool(hasMore),
-        ]
-        if hasMore { object["paginationToken"] = .string(String(offset + page.count)) }
-        return HTTPResponse.json(.ok, .object(object))
+        let pageBody = NotificationHistoryPage.json(
+            page.map { ($0.date, $0.signedPayload) }, paginationToken: hasMore ? String(offset + page.count) : nil)
+        return HTTPResponse.json(.ok, pageBody)
     }
 
     /// Whether Apple would take this bearer token.

@@ -1,4 +1,5 @@
 import LedgerAppStore
+import LedgerAppStoreTestKit
 import LedgerCrypto
 import LedgerHTTP
 import LedgerJSON
@@ -47,20 +48,9 @@ extension FakeAppStoreAPI {
         }
         let page = window.dropFirst(offset).prefix(pageSize)
         let hasMore = offset + page.count < window.count
-        var object: JSONObject = [
-            "notificationHistory": .array(
-                page.map {
-                    .object([
-                        "sendAttemptResults": .array([
-                            .object(["attemptDate": .integer($0.date), "sendAttemptResult": "NO_RESPONSE"])
-                        ]),
-                        "signedPayload": .string($0.signedPayload),
-                    ])
-                }),
-            "hasMore": .bool(hasMore),
-        ]
-        if hasMore { object["paginationToken"] = .string(Self.token(offset + page.count)) }
-        return HTTPResponse.json(.ok, .object(object))
+        let pageBody = NotificationHistoryPage.json(
+            page.map { ($0.date, $0.signedPayload) }, paginationToken: hasMore ? Self.token(offset + page.count) : nil)
+        return HTTPResponse.json(.ok, pageBody)
     }
 
     /// Get Transaction History v2: the customer's transactions, a page at a time.
