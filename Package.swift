@@ -72,11 +72,14 @@ let package = Package(
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
         .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"], path: "Sources/Tools/LedgerLoad"),
-        .executableTarget(name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP"], path: "Sources/Tools/LedgerFuzzHTTP"),
+        .executableTarget(
+            name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP", "LedgerTesting"], path: "Sources/Tools/LedgerFuzzHTTP"),
         // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.
         .executableTarget(
             name: "LedgerFuzzJWS",
-            dependencies: ["LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON"],
+            dependencies: [
+                "LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON", "LedgerTesting",
+            ],
             path: "Sources/Tools/LedgerFuzzJWS"),
         // The ledger's HTTP API: routes over the service.
         .target(

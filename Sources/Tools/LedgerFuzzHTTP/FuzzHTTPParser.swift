@@ -74,28 +74,14 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
         return 0
     }
 #else
-    import LedgerSystem
-
-    #if canImport(Glibc)
-        import Glibc
-    #endif
+    import LedgerTesting
 
     @main
     struct ReplayFuzzInputs {
         static func main() {
-            let paths = CommandLine.arguments.dropFirst()
-            if paths.isEmpty {
-                print("usage: LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser checks)")
-                exit(64)
-            }
-            for path in paths {
-                guard let bytes = try? PosixFileSystem().readFile(path) else {
-                    print("error: cannot open \(path)")
-                    exit(1)
-                }
-                if !bytes.isEmpty { checkParser(bytes) }
-                print("ok \(path) (\(bytes.count) bytes)")
-            }
+            replayFuzzInputs(
+                CommandLine.arguments.dropFirst(),
+                usage: "LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser checks)", check: checkParser)
         }
     }
 #endif

@@ -161,11 +161,7 @@ func signedBody(_ json: [UInt8], signer: JWSSigner) -> [UInt8]? {
         return 0
     }
 #else
-    import LedgerSystem
-
-    #if canImport(Glibc)
-        import Glibc
-    #endif
+    import LedgerTesting
 
     @main
     struct ReplayFuzzInputs {
@@ -175,18 +171,9 @@ func signedBody(_ json: [UInt8], signer: JWSSigner) -> [UInt8]? {
                 paths.removeFirst()
                 reached = { print("  \($0)") }
             }
-            if paths.isEmpty {
-                print("usage: LedgerFuzzJWS [--explain] FILE...  (replays fuzzer inputs through the JSON/JWS checks)")
-                exit(64)
-            }
-            for path in paths {
-                guard let bytes = try? PosixFileSystem().readFile(path) else {
-                    print("error: cannot open \(path)")
-                    exit(1)
-                }
-                if !bytes.isEmpty { checkInput(bytes) }
-                print("ok \(path) (\(bytes.count) bytes)")
-            }
+            replayFuzzInputs(
+                paths, usage: "LedgerFuzzJWS [--explain] FILE...  (replays fuzzer inputs through the JSON/JWS checks)",
+                check: checkInput)
         }
     }
 #endif
