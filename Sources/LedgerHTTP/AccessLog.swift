@@ -67,7 +67,7 @@ public final class AccessLog: Sendable {
 
     /// Writes the line for `entry`.
     public func record(_ entry: Entry) {
-        var line = "{\"time\":\"\(Clock.iso8601Now())\",\"remote\":"
+        var line = "{\"time\":\"\(HTTPDate.iso8601Now())\",\"remote\":"
         JSONText.appendQuoted(entry.remote, to: &line)
         line += ",\"method\":"
         Self.appendOptional(entry.method, to: &line)

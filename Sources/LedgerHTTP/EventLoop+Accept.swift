@@ -20,7 +20,7 @@ extension EventLoop {
                 if error.errno == ECONNABORTED { continue }
                 // EMFILE/ENFILE and friends: stop watching the listener briefly instead of spinning on it.
                 try? epoll.remove(listener)
-                acceptPausedUntil = Clock.monotonicMilliseconds() + 10
+                acceptPausedUntil = SystemClock.monotonicMilliseconds() + 10
                 return
             }
             _ = fcntl(accepted.fd, F_SETFL, fcntl(accepted.fd, F_GETFL) | O_NONBLOCK)
@@ -63,7 +63,7 @@ extension EventLoop {
                 + "(\(configuration.maxConnections)); retry shortly")
         var response = HTTPResponse.error(error)
         response.headers.set("Retry-After", "1")
-        let length = response.serializedHead(keepAlive: false, date: Clock.httpDateNow()).count + response.body.count
+        let length = response.serializedHead(keepAlive: false, date: HTTPDate.now()).count + response.body.count
         configuration.accessLog?.record(
             AccessLog.Entry(
                 remote: peer, method: nil, path: nil, route: nil, status: 503, bytesIn: 0, bytesOut: length,

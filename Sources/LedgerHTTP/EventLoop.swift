@@ -105,10 +105,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Serves until ``stop()``; closes the listening socket and every connection before it returns.
     func run() {
-        Threads.setNiceness(core.configuration.niceness)
+        setThreadNiceness(core.configuration.niceness)
         defer { closeEverything() }
         while !stopping.load(ordering: .acquiring) {
-            let now = Clock.monotonicMilliseconds()
+            let now = SystemClock.monotonicMilliseconds()
             var wake = earliest == .max ? 1000 : max(0, earliest - now)
             if let until = acceptPausedUntil { wake = min(wake, max(0, until - now)) }
             let count = (try? epoll.wait(timeoutMilliseconds: min(wake, 1000))) ?? 0
@@ -124,7 +124,7 @@ final class EventLoop: @unchecked Sendable {
             }
             // New connections last: the requests that arrived on open ones are read before any is closed to make room.
             if accepting { acceptAll() }
-            let later = Clock.monotonicMilliseconds()
+            let later = SystemClock.monotonicMilliseconds()
             if let until = acceptPausedUntil, later >= until { resumeAccepting() }
             if later >= earliest { sweep(now: later) }
         }

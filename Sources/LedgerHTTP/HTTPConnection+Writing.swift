@@ -46,7 +46,7 @@ struct Reply: Sendable {
         let keepAlive =
             request.keepAlive && !core.isDraining && !response.headers.containsToken("close", in: "Connection")
         return Reply(
-            head: response.serializedHead(keepAlive: keepAlive, date: Clock.httpDateNow()),
+            head: response.serializedHead(keepAlive: keepAlive, date: HTTPDate.now()),
             body: includeBody ? response.body : [], held: held, keepAlive: keepAlive, status: response.status.code,
             route: response.route)
     }
@@ -83,7 +83,7 @@ extension HTTPConnection {
         _ response: HTTPResponse, keepAlive: Bool, includeBody: Bool, after: After, bytesIn: Int, recorded: Bool = true
     ) {
         var output = Output(
-            head: response.serializedHead(keepAlive: keepAlive, date: Clock.httpDateNow()),
+            head: response.serializedHead(keepAlive: keepAlive, date: HTTPDate.now()),
             body: includeBody ? response.body : [])
         output.after = after
         output.status = response.status.code
@@ -104,7 +104,7 @@ extension HTTPConnection {
     private func startWriting(_ output: Output) {
         self.output = output
         stage = .writing
-        setDeadline(Clock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds)
+        setDeadline(SystemClock.monotonicMilliseconds() + core.configuration.timeouts.write.milliseconds)
         flush()
     }
 
@@ -154,7 +154,7 @@ extension HTTPConnection {
             _ = Glibc.shutdown(fd, Int32(SHUT_WR))
             stage = .lingering
             discarded = 0
-            setDeadline(Clock.monotonicMilliseconds() + core.configuration.timeouts.lingeringClose.milliseconds)
+            setDeadline(SystemClock.monotonicMilliseconds() + core.configuration.timeouts.lingeringClose.milliseconds)
             loop.watch(self, .readable)
         }
     }
@@ -188,7 +188,7 @@ extension HTTPConnection {
     }
 
     private func record(bytesOut: Int) {
-        let seconds = began == 0 ? 0 : Double(Clock.monotonicNanoseconds() - began) / 1e9
+        let seconds = began == 0 ? 0 : Double(SystemClock.monotonicNanoseconds() - began) / 1e9
         core.configuration.metrics?.recordRequest(
             route: output.route, method: request?.method ?? HTTPMethod("-"), status: output.status, seconds: seconds)
         core.configuration.accessLog?.record(

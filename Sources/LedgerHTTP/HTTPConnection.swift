@@ -78,7 +78,7 @@ final class HTTPConnection {
     func becomeIdle() {
         let timeouts = core.configuration.timeouts
         stage = .idle
-        let now = Clock.monotonicMilliseconds()
+        let now = SystemClock.monotonicMilliseconds()
         idleSince = now
         setDeadline(now + (served ? timeouts.idle : min(timeouts.idle, timeouts.head)).milliseconds)
         advance()
@@ -151,7 +151,7 @@ final class HTTPConnection {
                 stage = .head
                 served = true
                 request = nil
-                began = Clock.monotonicNanoseconds()
+                began = SystemClock.monotonicNanoseconds()
                 searched = 0
                 setDeadline(Int(began / 1_000_000) + configuration.timeouts.head.milliseconds)
             case .head:
@@ -180,7 +180,7 @@ final class HTTPConnection {
                 framing = head.framing
                 decoder = framing == .chunked ? ChunkedBodyDecoder(limits: configuration.limits) : nil
                 stage = .body
-                setDeadline(Clock.monotonicMilliseconds() + configuration.timeouts.body.milliseconds)
+                setDeadline(SystemClock.monotonicMilliseconds() + configuration.timeouts.body.milliseconds)
                 if head.expectsContinue, !sendContinue() { return loop.close(self) }
             case .body:
                 switch framing {

@@ -101,7 +101,7 @@ public final class HTTPServer: Sendable {
             }
             do throws(SystemError) {
                 let loop = try EventLoop(core: core, listener: listener)
-                let thread = try Threads.spawn(detached: false) { loop.run() }
+                let thread = try startThread(detached: false) { loop.run() }
                 state = .running(loop: loop, thread: thread, port: port)
                 return port
             } catch {
@@ -131,7 +131,7 @@ public final class HTTPServer: Sendable {
                 waitForConnections(milliseconds: 2000)
             }
             loop.stop()
-            Threads.join(thread)
+            joinThread(thread)
             core.configuration.accessLog?.flush()
             state = .stopped
         }
@@ -144,8 +144,8 @@ public final class HTTPServer: Sendable {
     }
 
     private func waitForConnections(milliseconds: Int) {
-        let deadline = Clock.monotonicMilliseconds() + milliseconds
-        while core.openConnections > 0 && Clock.monotonicMilliseconds() < deadline {
+        let deadline = SystemClock.monotonicMilliseconds() + milliseconds
+        while core.openConnections > 0 && SystemClock.monotonicMilliseconds() < deadline {
             usleep(2000)
         }
     }

@@ -108,7 +108,7 @@ enum Socket {
     /// Waits until `fd` has room to send, up to `deadline` (monotonic milliseconds); throws once it has passed.
     static func waitWritable(_ fd: Int32, deadline: Int) throws(SystemError) {
         while true {
-            let remaining = deadline - Clock.monotonicMilliseconds()
+            let remaining = deadline - SystemClock.monotonicMilliseconds()
             guard remaining > 0 else {
                 throw SystemError(
                     .shortWrite, call: "send", message: "the client did not take the response before its deadline")

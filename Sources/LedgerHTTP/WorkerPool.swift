@@ -40,7 +40,7 @@ final class WorkerPool: @unchecked Sendable {
         lock.unlock()
         guard spawn else { return true }
         do {
-            try Threads.spawn(detached: true) { [self] in work() }
+            try startThread(detached: true) { [self] in work() }
             return true
         } catch {
             lock.lock()
@@ -61,7 +61,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func work() {
-        Threads.setNiceness(niceness)
+        setThreadNiceness(niceness)
         lock.lock()
         while true {
             while next == jobs.count && !stopped {

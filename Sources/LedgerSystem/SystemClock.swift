@@ -22,6 +22,9 @@ public enum SystemClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// Milliseconds on the monotonic clock: the HTTP server's deadlines.
+    @Sendable public static func monotonicMilliseconds() -> Int { Int(monotonicNanoseconds() / 1_000_000) }
+
     /// Seconds on the monotonic clock, for latencies.
     @Sendable public static func monotonicSeconds() -> Double { seconds(read(CLOCK_MONOTONIC)) }
 

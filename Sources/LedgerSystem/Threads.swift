@@ -60,9 +60,29 @@ public func startThread(detached: Bool, _ body: @escaping @Sendable () -> Void) 
         }, context)
     if status != 0 {
         Unmanaged<Box>.fromOpaque(context).release()
-        throw SystemError.fromErrno(status, call: "pthread_create")
+        var error = SystemError.fromErrno(status, call: "pthread_create")
+        error.message += "; start fewer threads or raise the process's thread limit"
+        throw error
     }
     return thread
+}
+
+/// Waits for a joinable thread started by ``startThread(detached:_:)`` to finish.
+public func joinThread(_ thread: pthread_t) {
+    pthread_join(thread, nil)
+}
+
+/// Sets the calling thread's niceness (on Linux niceness is per thread); 0 leaves it alone. Raising it needs no
+/// privilege: the HTTP server's read workers run nicer than the webhook's.
+public func setThreadNiceness(_ niceness: Int32) {
+    guard niceness != 0 else { return }
+    // Glibc's module has neither gettid nor syscall: /proc/thread-self is a link to PID/task/TID.
+    var link = [CChar](repeating: 0, count: 64)
+    let count = readlink("/proc/thread-self", &link, link.count - 1)
+    guard count > 0 else { return }
+    let text = String(decoding: link[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let slash = text.lastIndex(of: "/"), let thread = id_t(text[text.index(after: slash)...]) else { return }
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, niceness)
 }
 
 /// One result slot per worker, written from worker threads and read once they all finished.
