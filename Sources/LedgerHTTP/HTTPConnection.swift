@@ -48,18 +48,12 @@ final class HTTPConnection {
     var watching: Epoll.Events?
     /// Whether a request has begun on this connection (until then, its first byte is awaited for the head timeout).
     var served = false
-    var buffer: [UInt8] = []
-    var start = 0
-    /// How much of the buffer was searched for the end of the head.
-    var searched = 0
+    /// The bytes read, framed into requests.
+    var framer = RequestFramer()
     /// When the current request's first byte was seen (monotonic ns).
     var began: UInt64 = 0
+    /// The current request, once its head is parsed.
     var request: HTTPRequest?
-    var framing = BodyFraming.none
-    var decoder: ChunkedBodyDecoder?
-    var headLength = 0
-    /// Wire bytes of the current request's body consumed so far (the buffer may be compacted while reading it).
-    var bodyBytesIn = 0
     var output = Output()
     /// Bytes discarded while lingering.
     var discarded = 0
@@ -107,7 +101,7 @@ final class HTTPConnection {
         }
         // The client went away (before or in the middle of a request): nothing to answer.
         guard count > 0 else { return loop.close(self) }
-        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+        framer.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
         advance()
     }
 
@@ -121,12 +115,12 @@ final class HTTPConnection {
             let error = HTTPError(
                 .requestTimeout, code: .requestTimeout,
                 message: "the request head did not arrive within \(timeouts.head); send it promptly")
-            fail(error, bytesIn: buffer.count - start)
+            fail(error, bytesIn: framer.currentBytesIn)
         case .body:
             let error = HTTPError(
                 .requestTimeout, code: .requestTimeout,
                 message: "the request body did not arrive within \(timeouts.body); send it promptly")
-            fail(error, bytesIn: headLength + bodyBytesIn)
+            fail(error, bytesIn: framer.currentBytesIn)
         case .writing:
             cut()
         case .working:
@@ -139,72 +133,42 @@ final class HTTPConnection {
         loop.noteDeadline(milliseconds)
     }
 
-    /// Parses what the buffer holds as far as it goes: a request's head, then its body; a complete request goes to
+    /// Frames what the buffer holds as far as it goes: a request's head, then its body; a complete request goes to
     /// a worker.
     private func advance() {
         let configuration = core.configuration
         while true {
             switch stage {
             case .idle:
-                compact()
-                if start == buffer.count { return }
+                if framer.bufferedByteCount == 0 { return }
                 stage = .head
                 served = true
                 request = nil
                 began = SystemClock.monotonicNanoseconds()
-                searched = 0
                 setDeadline(Int(began / 1_000_000) + configuration.timeouts.head.milliseconds)
-            case .head:
-                let parsed: (head: HTTPRequestHead, length: Int)?
-                do {
-                    parsed = try HTTPRequestParser.parseHead(
-                        buffer[start...], limits: configuration.limits, searchFrom: searched)
-                } catch {
-                    return fail(error, bytesIn: buffer.count - start)
-                }
-                guard let (head, length) = parsed else {
-                    searched = buffer.count - start
+            case .head, .body:
+                switch framer.next(limits: configuration.limits) {
+                case .needMore:
                     return
-                }
-                var request = head.request
-                request.remoteAddress = peer
-                start += length
-                headLength = length
-                bodyBytesIn = 0
-                self.request = request
-                if head.expectsContinue, let refusal = core.responder.respondBeforeBody(to: request) {
-                    // The client waits for a go-ahead before it sends the body: refused from the head alone (an
-                    // unknown route, a missing token), it never sends it, and the connection closes instead.
-                    return respond(refusal, keepAlive: false, includeBody: true, after: .close, bytesIn: length)
-                }
-                framing = head.framing
-                decoder = framing == .chunked ? ChunkedBodyDecoder(limits: configuration.limits) : nil
-                stage = .body
-                setDeadline(SystemClock.monotonicMilliseconds() + configuration.timeouts.body.milliseconds)
-                if head.expectsContinue, !sendContinue() { return loop.close(self) }
-            case .body:
-                switch framing {
-                case .none:
-                    return dispatch(body: [])
-                case .length(let length):
-                    guard buffer.count - start >= length else { return }
-                    let body = Array(buffer[start..<(start + length)])
-                    start += length
-                    bodyBytesIn = length
-                    return dispatch(body: body)
-                case .chunked:
-                    do {
-                        let used = try decoder!.feed(buffer[start...])
-                        start += used
-                        bodyBytesIn += used
-                    } catch {
-                        return fail(error, bytesIn: headLength + bodyBytesIn)
+                case .failed(let error, let bytesIn):
+                    return fail(error, bytesIn: bytesIn)
+                case .head(let head):
+                    var request = head.request
+                    request.remoteAddress = peer
+                    self.request = request
+                    if head.expectsContinue, let refusal = core.responder.respondBeforeBody(to: request) {
+                        // The client waits for a go-ahead before it sends the body: refused from the head alone (an
+                        // unknown route, a missing token), it never sends it, and the connection closes instead.
+                        return respond(
+                            refusal, keepAlive: false, includeBody: true, after: .close,
+                            bytesIn: framer.currentBytesIn)
                     }
-                    if decoder!.isComplete { return dispatch(body: decoder!.body) }
-                    // Drop the wire bytes decoded so far: chunk-size lines with extensions may be a thousand times
-                    // the data they frame, and the buffer must stay bounded by the decoded body, not the bytes sent.
-                    compact()
-                    return
+                    stage = .body
+                    setDeadline(SystemClock.monotonicMilliseconds() + configuration.timeouts.body.milliseconds)
+                    if head.expectsContinue, framer.awaitsBody, !sendContinue() { return loop.close(self) }
+                case .request(var complete, let bytesIn):
+                    complete.remoteAddress = peer
+                    return dispatch(complete, bytesIn: bytesIn)
                 }
             case .working, .writing, .lingering:
                 return
@@ -214,13 +178,6 @@ final class HTTPConnection {
 
     /// Answers `Expect: 100-continue` when the body is not here yet; false when the socket would not take it.
     private func sendContinue() -> Bool {
-        let pending: Int
-        switch framing {
-        case .none: return true
-        case .length(let length): pending = length - (buffer.count - start)
-        case .chunked: pending = buffer.count == start ? 1 : 0
-        }
-        guard pending > 0 else { return true }
         let bytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
         let sent = bytes.withUnsafeBytes {
             Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
@@ -229,23 +186,10 @@ final class HTTPConnection {
     }
 
     /// Hands the complete request to a worker; the socket is not watched until the response is back.
-    private func dispatch(body: [UInt8]) {
-        guard var request else { return loop.close(self) }
-        request.body = body
-        decoder = nil
+    private func dispatch(_ complete: HTTPRequest, bytesIn: Int) {
+        request = complete
         stage = .working
         loop.unwatch(self)
-        loop.dispatch(self, request: request, bytesIn: headLength + bodyBytesIn)
-    }
-
-    /// Drops consumed bytes from the buffer when that is cheap or worthwhile.
-    func compact() {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-            start = 0
-        } else if start > 32 * 1024 {
-            buffer.removeSubrange(0..<start)
-            start = 0
-        }
+        loop.dispatch(self, request: complete, bytesIn: bytesIn)
     }
 }

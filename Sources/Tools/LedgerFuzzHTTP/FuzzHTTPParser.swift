@@ -1,4 +1,5 @@
-// The libFuzzer target for the HTTP request parser, and a replayer for its findings.
+// The libFuzzer target for the HTTP request parser and the event loop's request framer, and a replayer for its
+// findings.
 //
 // `Scripts/fuzz SECONDS` compiles this file together with the parser's sources (no SwiftPM, so
 // `-sanitize=fuzzer,address` applies to the parser itself) with `-D FUZZING`. Built by SwiftPM as
@@ -9,13 +10,22 @@
     import LedgerHTTP
 #endif
 
+/// The limits both checks parse under: small, so that inputs reach them.
+let fuzzLimits = HTTPLimits(maxHeadBytes: 2048, maxRequestLineBytes: 1024, maxHeaderCount: 20, maxBodyBytes: 4096)
+
+/// Runs one input through the parser and the framer.
+func checkInput(_ bytes: [UInt8]) {
+    checkParser(bytes)
+    checkFramer(bytes)
+}
+
 /// Runs one input through the parser and checks what must hold for any input:
 /// - it returns nil (incomplete), throws an ``HTTPError`` with a 4xx/5xx status, or returns a request that
 ///   used between 1 and all of the bytes, with a body within the limit;
 /// - the parse is prefix-stable: a cut before the end of an accepted request is incomplete, not an error;
 /// - a parsed request, written out again in canonical form, parses back to the same request.
 func checkParser(_ bytes: [UInt8]) {
-    let limits = HTTPLimits(maxHeadBytes: 2048, maxRequestLineBytes: 1024, maxHeaderCount: 20, maxBodyBytes: 4096)
+    let limits = fuzzLimits
     let parsed: (request: HTTPRequest, consumed: Int)?
     do {
         parsed = try HTTPRequestParser.parse(bytes[...], limits: limits)
@@ -53,6 +63,61 @@ func checkParser(_ bytes: [UInt8]) {
     else { fatalError("the canonical form parsed differently") }
 }
 
+/// Frames the input as a connection reads it — in pieces of sizes the input chooses, each followed by as many
+/// requests as the bytes so far make — and checks that it gives the same pipelined requests, and the same refusal,
+/// as parsing the whole input at once, request after request.
+func checkFramer(_ bytes: [UInt8]) {
+    var expected: [HTTPRequest] = []
+    var expectedRefusal: HTTPStatus?
+    var rest = bytes[...]
+    while !rest.isEmpty {
+        do {
+            guard let (request, used) = try HTTPRequestParser.parse(rest, limits: fuzzLimits) else { break }
+            expected.append(request)
+            rest = rest[(rest.startIndex + used)...]
+        } catch {
+            expectedRefusal = error.status
+            break
+        }
+    }
+
+    var framer = RequestFramer()
+    var framed: [HTTPRequest] = []
+    var refusal: HTTPStatus?
+    var offset = 0
+    var piece = 0
+    reading: while offset < bytes.count {
+        let size = min(bytes.count - offset, 1 + Int(bytes[piece % bytes.count]) % 61)
+        piece += 1
+        bytes[offset..<(offset + size)].withUnsafeBytes { framer.append($0) }
+        offset += size
+        framing: while true {
+            switch framer.next(limits: fuzzLimits) {
+            case .needMore: break framing
+            case .head: continue framing
+            case .request(let request, _): framed.append(request)
+            case .failed(let error, _):
+                refusal = error.status
+                break reading
+            }
+        }
+    }
+    guard framed.count == expected.count else {
+        fatalError("framed \(framed.count) requests in pieces, parsed \(expected.count) at once")
+    }
+    for (piecewise, whole) in zip(framed, expected) {
+        guard piecewise.method == whole.method, piecewise.target == whole.target, piecewise.body == whole.body,
+            piecewise.headers == whole.headers, piecewise.version == whole.version,
+            piecewise.keepAlive == whole.keepAlive
+        else { fatalError("a request framed in pieces differs from the one parsed at once") }
+    }
+    guard refusal?.code == expectedRefusal?.code else {
+        fatalError(
+            "framed in pieces: refused \(refusal.map(String.init(describing:)) ?? "nothing"); "
+                + "parsed at once: refused \(expectedRefusal.map(String.init(describing:)) ?? "nothing")")
+    }
+}
+
 /// The request written back with `Content-Length` framing.
 func canonical(_ request: HTTPRequest) -> [UInt8] {
     var text = "\(request.method) \(request.target) \(request.version)\r\n"
@@ -70,7 +135,7 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let data, size > 0 else { return 0 }
-        checkParser(Array(UnsafeBufferPointer(start: data, count: size)))
+        checkInput(Array(UnsafeBufferPointer(start: data, count: size)))
         return 0
     }
 #else
@@ -81,7 +146,8 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
         static func main() {
             replayFuzzInputs(
                 CommandLine.arguments.dropFirst(),
-                usage: "LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser checks)", check: checkParser)
+                usage: "LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser and framer checks)",
+                check: checkInput)
         }
     }
 #endif
