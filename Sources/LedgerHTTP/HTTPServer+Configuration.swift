@@ -50,8 +50,8 @@ extension HTTPServer {
         /// while others are being sent is replaced by 503 with `Retry-After` (clients that do not read cannot pile up
         /// memory); one response alone is always sent, whatever its size.
         public var maxBufferedBytes: Int
-        /// The scheduling niceness of this server's event loop and worker threads (Linux sets it per thread; 0 leaves them as
-        /// the process is). A server whose work may wait (the read API: `ledger serve --api-listen` runs its threads
+        /// How much nicer than the process this server's event loop and worker threads run (Linux sets niceness per
+        /// thread; 0 leaves them as the process is). A server whose work may wait (the read API: `ledger serve --api-listen` runs its threads
         /// at 10) yields the cores to one whose work must not (the webhook), however many requests it has.
         public var niceness: Int32
         /// The most worker threads that run this server's handlers at once (started as needed, then kept). A handler
