@@ -51,15 +51,12 @@ final class SealingWriter: @unchecked Sendable {
         self.ends = ends
         self.previousHash = previousHash
         self.chunk = chunk
-        let box = Unmanaged.passRetained(self)
-        started =
-            pthread_create(
-                &thread, nil,
-                { raw in
-                    Unmanaged<SealingWriter>.fromOpaque(raw!).takeRetainedValue().run()
-                    return nil
-                }, box.toOpaque()) == 0
-        if !started { box.release() }
+        do {
+            thread = try startThread(detached: false) { [self] in run() }
+            started = true
+        } catch {
+            started = false
+        }
     }
 
     /// The first `frames` frames are filled and their bodies checksummed: seal them.
@@ -101,7 +98,7 @@ final class SealingWriter: @unchecked Sendable {
                 stop = true
                 lock.broadcast()
             }
-            pthread_join(thread, nil)
+            joinThread(thread)
         }
         if let failure { throw failure }
     }

@@ -22,7 +22,7 @@ enum HostileAttacks {
         var threads: [pthread_t] = []
         // Slow readers: pipeline GET /openapi.yaml, then read 32 KiB every 4 s; reconnect when cut.
         threads.append(
-            startThread {
+            try! startThread(detached: false) {
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.slowReaders)
                 var cuts = 0
@@ -40,7 +40,7 @@ enum HostileAttacks {
             })
         // Slowloris: a head one header line a second, never finished; a fresh connection when cut.
         threads.append(
-            startThread {
+            try! startThread(detached: false) {
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.slowloris)
                 var reconnects = 0
@@ -59,7 +59,7 @@ enum HostileAttacks {
             })
         // Never-readers: pipeline heavy reads and read nothing; a fresh connection when cut.
         threads.append(
-            startThread {
+            try! startThread(detached: false) {
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.neverReaders)
                 var cuts = 0
@@ -78,7 +78,7 @@ enum HostileAttacks {
         // Heavy readers: back to back, each on its own keep-alive connection.
         for _ in 0..<HostileRun.heavyReaders {
             threads.append(
-                startThread {
+                try! startThread(detached: false) {
                     sleep(until: from)
                     var statuses: [Int: Int] = [:]
                     let client = HTTPClient(port: apiPort, timeout: .seconds(15))

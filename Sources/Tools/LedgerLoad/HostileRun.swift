@@ -49,7 +49,7 @@ enum HostileRun {
         // The webhook's clients: each body once, in turn; measured once the attacks run.
         for _ in 0..<options.clients {
             threads.append(
-                startThread {
+                try! startThread(detached: false) {
                     var mine = ClientTally()
                     let client = HTTPClient(port: webhookPort, timeout: .seconds(30))
                     while SystemClock.monotonicNanoseconds() < end {
@@ -80,7 +80,7 @@ enum HostileRun {
         }
         // /healthz on the webhook listener, every 20 ms during the attacks.
         threads.append(
-            startThread {
+            try! startThread(detached: false) {
                 var mine = ClientTally()
                 let client = HTTPClient(port: webhookPort, timeout: .seconds(30))
                 sleep(until: attackFrom)
@@ -101,7 +101,7 @@ enum HostileRun {
             })
         // The server's resident set, every 100 ms.
         threads.append(
-            startThread {
+            try! startThread(detached: false) {
                 var highest = 0
                 while SystemClock.monotonicNanoseconds() < end + 1_000_000_000 {
                     if pid > 0, let kib = residentKiB(of: pid) { highest = max(highest, kib) }

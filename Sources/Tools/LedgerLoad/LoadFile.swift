@@ -45,21 +45,3 @@ final class AckLog: Sendable {
         return nil
     }
 }
-
-/// Starts a joinable thread.
-func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    let status = pthread_create(
-        &thread, nil,
-        {
-            Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().body()
-            return nil
-        }, context)
-    precondition(status == 0, "pthread_create failed: \(status)")
-    return thread
-}

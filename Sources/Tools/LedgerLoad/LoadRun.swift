@@ -31,7 +31,7 @@ enum LoadRun {
         var threads: [pthread_t] = []
         for _ in 0..<options.clients {
             threads.append(
-                startThread {
+                try! startThread(detached: false) {
                     var tally = ClientTally()
                     tally.latencies.reserveCapacity(1 << 16)
                     let client = HTTPClient(host: host, port: port, timeout: .seconds(30))

@@ -89,17 +89,10 @@ func write(directory: String, round: Int, threads: Int) {
     }
     var handles: [pthread_t] = []
     for index in 0..<threads {
-        let worker = Unmanaged.passRetained(Worker(log: log, round: round, index: index))
-        var thread = pthread_t()
-        pthread_create(
-            &thread, nil,
-            { raw in
-                Unmanaged<Worker>.fromOpaque(raw!).takeRetainedValue().run()
-                return nil
-            }, worker.toOpaque())
-        handles.append(thread)
+        let worker = Worker(log: log, round: round, index: index)
+        handles.append(try! startThread(detached: false) { worker.run() })
     }
-    for thread in handles { pthread_join(thread, nil) }
+    for thread in handles { joinThread(thread) }
 }
 
 /// Simulates power loss after a kill: whatever was not acknowledged may be lost or left as garbage. Cuts the last
