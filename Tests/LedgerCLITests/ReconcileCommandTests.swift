@@ -213,8 +213,8 @@ import Testing
         }
         // Bought on 2026-02-28 (11.70 EUR each, as Apple signed it), cancelled on 2026-03-02.
         #expect(cell("2026-02", "sales") == "23.40", "\(report.out)")
-        #expect(cell("2026-03", "refunds") == "2", "\(report.out)")
-        #expect(cell("2026-03", "refunded") == "23.40", "\(report.out)")
+        #expect(cell("2026-03", "refunds") == "-2", "\(report.out)")
+        #expect(cell("2026-03", "refunded") == "-23.40", "\(report.out)")
     }
 
     @Test func aSandboxReceiptSentToProductionIsRefused() {

@@ -73,7 +73,7 @@ extension ReportChart {
                     "<rect x=\"\(f(bx))\" y=\"\(f(y1))\" width=\"\(f(barWidth))\" height=\"\(f(max(0.5, y2 - y1)))\" "
                 out +=
                     "fill=\"\(color(of: number))\"><title>\(Self.escape(labels[index])) · \(Self.escape(item.name)): "
-                out += "\(Self.tickLabel(value, step: 0.001)) \(Self.escape(unit))</title></rect>\n"
+                out += "\(Self.valueLabel(value)) \(Self.escape(unit))</title></rect>\n"
             }
             if let net, net.values.indices.contains(index) {
                 netPoints.append((bx + barWidth / 2, yOf(net.values[index])))
@@ -107,6 +107,15 @@ extension ReportChart {
         }
         out += text(x: (left + right) / 2, y: h - 18, Self.escape(xTitle), size: 12, anchor: "middle")
         return out
+    }
+
+    /// A value as a tooltip shows it: grouped thousands, up to 3 decimals, none or at least 2 (`70`, `4.90`, `4.165`).
+    static func valueLabel(_ value: Double) -> String {
+        var text = tickLabel(value, step: 0.001)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        if let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) == 2 { text += "0" }
+        return text
     }
 
     func color(of index: Int) -> String {
