@@ -1,6 +1,6 @@
 extension ReportChart {
     static let palette = [
-        "#4e79a7", "#f28e2b", "#59a14f", "#76b7b2", "#edc948", "#b07aa1", "#9c755f", "#86bcb6", "#bcbd22",
+        "#4e79a7", "#f28e2b", "#59a14f", "#76b7b2", "#edc948", "#b07aa1", "#9c755f", "#e377c2", "#bcbd22",
         "#8cd17d", "#499894", "#17becf", "#bab0ac", "#7f7f7f",
     ]
     /// Refunds and other losses.
@@ -11,12 +11,23 @@ extension ReportChart {
         let w = Double(width)
         let h = Double(height)
         var out = "<rect width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>\n"
-        out += text(x: 78, y: 26, Self.escape(title), size: 16, extra: " font-weight=\"bold\"")
+        // The title, wrapped at words to the width (about 9 px a character at 16 px, bold).
+        var lines: [String] = []
+        for word in title.split(separator: " ") {
+            if let last = lines.last, Double(last.count + word.count + 1) * 9.2 <= w - 90 {
+                lines[lines.count - 1] = last + " " + word
+            } else {
+                lines.append(String(word))
+            }
+        }
+        for (number, line) in lines.enumerated() {
+            out += text(x: 78, y: 26 + Double(number) * 20, Self.escape(line), size: 16, extra: " font-weight=\"bold\"")
+        }
         // The legend, wrapped to the width.
         var entries = series.enumerated().map { ($0.element.name, color(of: $0.offset), false) }
         if let net { entries.append((net.name, "#222222", true)) }
         var x = 78.0
-        var y = 46.0
+        var y = 46.0 + Double(max(0, lines.count - 1)) * 20
         for (name, fill, isLine) in entries {
             let itemWidth = Double(name.count) * 7 + 30
             if x + itemWidth > w - 10, x > 78 {
