@@ -118,7 +118,7 @@ extension ReportBuilder {
         var notes = [
             "Point in time: MRR is taken at each bucket's end (asOf, its last millisecond).",
             "MRR = for each entitled subscription, the last price Apple charged for it by then (offers included; "
-                + "none for operator grants, Family Sharing members or non-renewing passes), per month: annual ÷ 12, "
+                + "none for free trials, operator grants, Family Sharing members or non-renewing passes), per month: annual ÷ 12, "
                 + "semiannual ÷ 6, monthly as is; summed per currency and rounded to the milliunit once.",
         ]
         if let target {

@@ -23,7 +23,8 @@ struct RecurringKey: Hashable {
 extension ReportBuilder {
     /// Per bucket, at its last millisecond: every entitled subscription by product (an operator's grant,
     /// `correction:…`, too), and the recurring revenue of the paying ones: the last price Apple charged for the
-    /// subscription by then, normalised per month (annual ÷ 12, semiannual ÷ 6). A grant, a Family Sharing
+    /// subscription by then, normalised per month (annual ÷ 12, semiannual ÷ 6); one whose last price is 0 (a free
+    /// trial) pays none. A grant, a Family Sharing
     /// member's access and a non-renewing pass are active but not recurring revenue.
     mutating func addSnapshots(_ entries: [LedgerEntry], knownAt: Instant?) {
         let charged = Dictionary(
@@ -41,7 +42,8 @@ extension ReportBuilder {
                 if state.status == .gracePeriod { active[index][key, default: ActiveRow()].inGracePeriod += 1 }
                 guard kind == .mrr, catalog.product(id: state.productId)?.kind != .nonRenewing,
                     let last = charged[state.originalTransactionId]?.last(where: { $0.purchaseDate <= at }),
-                    let price = last.price, let months = monthlyDivisor(productId: last.productId, state: state)
+                    let price = last.price, price > 0,
+                    let months = monthlyDivisor(productId: last.productId, state: state)
                 else { continue }
                 let twelfths = price.multipliedReportingOverflow(by: 12).partialValue
                 let recurringKey = RecurringKey(currency: last.currency ?? "EUR", productId: state.productId)
