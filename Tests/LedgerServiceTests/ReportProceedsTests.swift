@@ -26,7 +26,8 @@ import Testing
 
     /// Bought 2026-01-01, renewed on the first of each month. The 11th renewal (2026-12-01, the 12th charge) comes
     /// after 334 days of paid service: 30%, proceeds 4.90 × 0.70 = 3.43. The 12th renewal (2027-01-01, the 13th
-    /// charge) comes after 365 days: 15%, 4.90 × 0.85 = 4.165; the 13th renewal too.
+    /// charge) comes after 365 days: 15%, 4.90 × 0.85 = 4.165, rounded to the cent
+    /// half away from zero: 4.17; the 13th renewal too.
     @Test func theCommissionFallsTo15PercentAfterAYearOfPaidService() throws {
         let ledger = try ledger(ReportFixtures.monthly(user: 1, otid: "1", first: (2026, 1), charges: 14))
         defer { ledger.close() }
@@ -35,8 +36,8 @@ import Testing
             rows.map { [$0[0], $0[2], $0[9], $0[10], $0[13]] } == [
                 ["2026-11", "ITA", "1", "4.90", "3.43"],
                 ["2026-12", "ITA", "1", "4.90", "3.43"],
-                ["2027-01", "ITA", "1", "4.90", "4.165"],
-                ["2027-02", "ITA", "1", "4.90", "4.165"],
+                ["2027-01", "ITA", "1", "4.90", "4.17"],
+                ["2027-02", "ITA", "1", "4.90", "4.17"],
             ])
     }
 
@@ -45,7 +46,7 @@ import Testing
         defer { ledger.close() }
         let rows = try sales(
             ledger, "2026-01-01T00:00:00Z", "2026-03-01T00:00:00Z", ReportOptions(commission: .smallBusiness))
-        #expect(rows.map(\.[13]) == ["4.165", "4.165"])
+        #expect(rows.map(\.[13]) == ["4.17", "4.17"])
     }
 
     /// 12 monthly charges in 2026 (365 days), then a lapse: back within 60 days (2027-03-02, 60 days after
@@ -66,7 +67,7 @@ import Testing
         let ledger = try ledger(records)
         defer { ledger.close() }
         let rows = try sales(ledger, "2027-03-01T00:00:00Z", "2027-04-01T00:00:00Z")
-        #expect(rows.map { [$0[2], $0[13]] } == [["FRA", "3.43"], ["ITA", "4.165"]])
+        #expect(rows.map { [$0[2], $0[13]] } == [["FRA", "3.43"], ["ITA", "4.17"]])
     }
 
     /// A refund is a negative unit with negative customer price and proceeds, in the bucket of its revocation,

@@ -140,10 +140,11 @@ import Testing
         let ledger = try ledger()
         defer { ledger.close() }
         let period = ReportPeriod(from: Self.at("2026-01-15"), to: Self.at("2026-01-16"), unit: .day)
-        // 4.90 (monthly_1) + 70.00 / 12 = 5.833 (annual_2) → 10.733, at the end of 01-15
+        // 4.90 (monthly_1) + 70.00 / 12 = 5.8333 (annual_2) → 10.7333, rounded to the cent once: 10.73, at the
+        // end of 01-15 (the old 10.733 showed a sub-cent amount)
         #expect(
             try ledger.report(.mrr, period: period).texts == [
-                ["2026-01-15", "2026-01-15T23:59:59.999Z", "EUR", "10.733", "2"]
+                ["2026-01-15", "2026-01-15T23:59:59.999Z", "EUR", "10.73", "2"]
             ])
     }
 

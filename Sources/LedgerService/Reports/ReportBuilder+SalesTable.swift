@@ -58,7 +58,8 @@ extension ReportBuilder {
                     + "no sale.",
                 "Refunds are negative units, customer price and proceeds in the bucket of their revocation date "
                     + "(a prorated refund by its percentage). units = purchases + renewals + upgrades + refunds.",
-                "proceeds = customer price less Apple's commission, net of refunds, before any tax Apple withholds. "
+                "proceeds = customer price less Apple's commission (rounded to the cent per transaction), net of "
+                    + "refunds, before any tax Apple withholds. "
                     + commission + ".",
             ], charts: charts)
     }

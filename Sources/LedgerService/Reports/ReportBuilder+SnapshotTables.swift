@@ -85,11 +85,11 @@ extension ReportBuilder {
             var converted: Int64 = 0
             var paying: Int64 = 0
             for (currency, total) in byCurrency.sorted(by: { $0.key < $1.key }) {
-                // The sum of monthly shares rounded to the milliunit once, not per subscription.
-                let mrr = (total.twelfths + 6) / 12
+                // The sum of monthly shares rounded to the cent once, not per subscription.
+                let mrr = Self.cents(twelfths: total.twelfths, rate: 1_000_000)
                 var row: [Cell] = [label, asOf, .text(currency), .amount(mrr), .integer(total.subscriptions)]
                 if let target {
-                    let value = ReportOptions.convert(mrr, rate: rate(currency))
+                    let value = Self.cents(twelfths: total.twelfths, rate: rate(currency))
                     converted += value
                     row += [.text(Self.rateText(rate(currency))), .text(target), .amount(value)]
                 }
@@ -119,16 +119,24 @@ extension ReportBuilder {
             "Point in time: MRR is taken at each bucket's end (asOf, its last millisecond).",
             "MRR = for each entitled subscription, the last price Apple charged for it by then (offers included; "
                 + "none for free trials, operator grants, Family Sharing members or non-renewing passes), per month: annual ÷ 12, "
-                + "semiannual ÷ 6, monthly as is; summed per currency and rounded to the milliunit once.",
+                + "semiannual ÷ 6, monthly as is; summed per currency and rounded to the cent once.",
         ]
         if let target {
             notes.append(
                 "convertedMrr = mrr × rate, the operator's rate table (1 unit of the currency = rate \(target)), "
-                    + "rounded to the milliunit; the ALL row sums the conversions.")
+                    + "from the exact sum, rounded to the cent; the ALL row sums the conversions.")
         }
         return ReportTable(
             kind: kind.rawValue, columns: columns, rows: rows, title: "Monthly recurring revenue, \(period.title)",
             notes: notes, charts: chartList)
+    }
+
+    /// Twelfths of a milliunit at `rate` millionths, in milliunits rounded half up to the cent (10 milliunits).
+    static func cents(twelfths: Int64, rate: Int64) -> Int64 {
+        let (scaled, overflow) = twelfths.multipliedReportingOverflow(by: rate)
+        guard !overflow else { return Int64((Double(twelfths) * Double(rate) / 120_000_000).rounded()) * 10 }
+        let divisor: Int64 = 12 * 1_000_000 * 10
+        return (scaled + divisor / 2) / divisor * 10
     }
 
     static func rateText(_ millionths: Int64) -> String {

@@ -76,13 +76,6 @@ public struct ReportOptions: Sendable, Hashable {
     public static func isCurrencyCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
-
-    /// `amount` milliunits converted at `rate` millionths, rounded half away from zero.
-    static func convert(_ amount: Int64, rate: Int64) -> Int64 {
-        let (product, overflow) = amount.multipliedReportingOverflow(by: rate)
-        guard !overflow else { return Int64((Double(amount) * Double(rate) / 1_000_000).rounded()) }
-        return product >= 0 ? (product + 500_000) / 1_000_000 : (product - 500_000) / 1_000_000
-    }
 }
 
 extension ErrorCode where Domain == ServiceError {

@@ -8,7 +8,7 @@ import LedgerCore
 /// of paid service is charged 15%, else 30%. When the subscription lapses for more than 60 days (from the end of
 /// its last paid day to the next purchase), the days accumulated so far are lost and counting starts again. Under
 /// the Small Business Program every transaction is charged 15%. Proceeds are the customer price less the
-/// commission, rounded half away from zero to the milliunit, before any tax Apple withholds.
+/// commission, rounded half away from zero to the cent per transaction, before any tax Apple withholds.
 enum SalesProceeds {
     /// The commission in the first year of paid service, in percent.
     static let firstYear: Int64 = 30
@@ -19,10 +19,11 @@ enum SalesProceeds {
     /// The longest lapse that keeps the days of paid service.
     static let retentionGap: Int64 = 60 * ReportCalendar.dayMilliseconds
 
-    /// `price` less a commission of `commission` percent.
+    /// `price` less a commission of `commission` percent, rounded half away from zero to the cent (ten
+    /// milliunits), as Apple states a unit's proceeds.
     static func proceeds(_ price: Int64, commission: Int64) -> Int64 {
         let kept = price.multipliedReportingOverflow(by: 100 - commission).partialValue
-        return kept >= 0 ? (kept + 50) / 100 : (kept - 50) / 100
+        return (kept >= 0 ? (kept + 500) / 1000 : (kept - 500) / 1000) * 10
     }
 
     /// Per transaction id, the commission in percent that applies to it.
