@@ -18,8 +18,8 @@ enum DemoSummary {
         let sales = try ledger.report(.sales, period: ReportPeriod(from: config.start, to: config.end, unit: .month))
         var byPeriod: [String: (units: Int64, net: Int64)] = [:]
         for row in sales.rows {
-            guard case .text(let product) = row[1], case .amount(let net) = row[9] else { continue }
-            let units = row[2...4].reduce(Int64(0)) { total, cell in
+            guard case .text(let product) = row[1], case .amount(let net) = row[12] else { continue }
+            let units = row[4...6].reduce(Int64(0)) { total, cell in
                 if case .integer(let value) = cell { return total + value }
                 return total
             }

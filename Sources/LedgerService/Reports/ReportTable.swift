@@ -1,7 +1,7 @@
 import LedgerCore
 import LedgerJSON
 
-/// A report's result: named columns and rows of cells, rendered as text, CSV, JSON or an SVG chart.
+/// A report's result: named columns and rows of cells with its charts, rendered as text, CSV, JSON, SVG or HTML.
 public struct ReportTable: Sendable, Hashable {
     /// A cell: text, an integer, or an amount in milliunits shown as a decimal.
     public enum Cell: Sendable, Hashable {
@@ -44,12 +44,24 @@ public struct ReportTable: Sendable, Hashable {
     public var columns: [String]
     /// Rows, each with one cell per column.
     public var rows: [[Cell]]
+    /// What the report is, e.g. `Sales, by month (Pacific Time)`.
+    public var title: String
+    /// The definitions of its figures, one sentence each.
+    public var notes: [String]
+    /// Its charts, drawn by ``svg()`` and ``html()``.
+    public var charts: [ReportChart]
 
     /// Creates a table.
-    public init(kind: String, columns: [String], rows: [[Cell]]) {
+    public init(
+        kind: String, columns: [String], rows: [[Cell]], title: String = "", notes: [String] = [],
+        charts: [ReportChart] = []
+    ) {
         self.kind = kind
         self.columns = columns
         self.rows = rows
+        self.title = title.isEmpty ? kind : title
+        self.notes = notes
+        self.charts = charts
     }
 
     /// The table as a JSON array of objects (amounts as decimal strings).
