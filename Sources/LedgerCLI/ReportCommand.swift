@@ -20,7 +20,7 @@ enum ReportCommand: LedgerCommand {
             "report KIND --from T --to T [--by day|week|month] [--csv | --json | --svg] [--data DIR | --store URL]"
         ],
         options: [
-            SharedOptions.data, SharedOptions.store, from, to, by, csv, SharedOptions.json, svg, SharedOptions.catalog,
+            SharedOptions.data, SharedOptions.store, from, to, by, csv, SharedOptions.json, svg,
         ], positionals: 1...1, positionalName: "KIND")
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
