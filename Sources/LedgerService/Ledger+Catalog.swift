@@ -5,11 +5,13 @@ import LedgerStore
 /// The catalog as records: every version of the product catalog is a record of the log (``RecordSource/catalog``),
 /// indexed under ``catalogKey``, so that the same log gives the same answers whoever reads it and whatever they pass.
 ///
-/// A fresh log's first write, whatever makes it (ingest, serve, demo, link, correct, `catalog set`), records the
-/// built-in catalog (``CatalogVersion/builtIn``, in force from the beginning of time) before its own records: the
-/// one place both stores get their first record is ``append(checked:)``. A log written before catalog records
-/// existed holds none and is read with the built-in catalog in force from the beginning of time, as it always was.
-/// An import copies an export's records as they are (their chain must match), and adds none.
+/// A log without any catalog record (one written before catalog records existed, or any log while
+/// ``recordsBuiltInCatalog`` is off) is read with the built-in catalog (``CatalogVersion/builtIn``) in force from
+/// the beginning of time, as it always was. With ``recordsBuiltInCatalog``, a fresh log's first write, whatever makes
+/// it (ingest, serve, demo, link, correct, `catalog set`), records that built-in catalog before its own records: the
+/// one place both stores get their first record is ``append(checked:)``. It is off by default (it shifts every seq
+/// of a fresh log by one, which the feed's cursors and the tests' fixtures assume they know); the answers are the
+/// same either way. An import copies an export's records as they are (their chain must match), and adds none.
 extension Ledger {
     /// The subject key every catalog record is indexed under.
     public static let catalogKey = "c:catalog"
@@ -49,7 +51,7 @@ extension Ledger {
     /// The built-in catalog's entry, when `items` are the first a fresh log is given (nil otherwise): in the
     /// environment of the first of them.
     func genesisEntry(before items: [(entry: LogEntry, evidence: HashedBytes?)]) throws(ServiceError) -> LogEntry? {
-        guard log.head.seq == 0, let first = items.first,
+        guard recordsBuiltInCatalog, log.head.seq == 0, let first = items.first,
             first.entry.idempotencyKey != CatalogVersion.builtInKey,
             let record = try? LedgerRecord(decoding: first.entry.payload)
         else { return nil }

@@ -16,9 +16,15 @@ public final class Ledger: Sendable {
     /// The catalog versions the log holds, read once (``catalogHistory``) and again after this ledger appends one.
     let catalogCache = Mutex<CatalogHistory?>(nil)
 
-    /// Wraps an open store. The catalog comes from the log (``catalogHistory``), nowhere else.
-    public init(log: any RecordStore) {
+    /// Whether a fresh log's first write records the built-in catalog first (``genesisEntry(before:)``).
+    public let recordsBuiltInCatalog: Bool
+
+    /// Wraps an open store. The catalog comes from the log (``catalogHistory``), nowhere else. With
+    /// `recordsBuiltInCatalog`, a fresh log's first write records the built-in catalog as its seq 1 (off by default:
+    /// it shifts every later seq of a fresh log by one; a log without a catalog record answers the same).
+    public init(log: any RecordStore, recordsBuiltInCatalog: Bool = false) {
         self.log = log
+        self.recordsBuiltInCatalog = recordsBuiltInCatalog
     }
 
     /// The product catalog in force from the latest version's effective time on (the built-in one for a log that
