@@ -21,8 +21,8 @@ enum CatalogCommand: LedgerCommand {
             "catalog set FILE --from T --reason TEXT --operator NAME [--dry-run] [--data DIR | --store URL] [--json]",
         ],
         discussion: """
-            The catalog (products, kinds, periods, devices, prices) is a record of the log: a fresh log records \
-            the built-in 30 products at its first write; a log without a catalog record reads with the built-in \
+            The catalog (products, kinds, periods, devices, prices) comes from the log alone: each version is a \
+            record ('catalog set'); a log without a catalog record reads with the built-in 30 products, the \
             catalog in force from the beginning of time. Each period (a transaction's purchase to expiry, a pass, \
             a grant) takes the version in force at its start, so a version recorded later changes only the \
             periods that start from its --from on. 'catalog set' reads FILE in the shape 'catalog --json' prints \
@@ -80,8 +80,8 @@ enum CatalogCommand: LedgerCommand {
     /// Where the version in force comes from, in a line.
     static func describe(_ entry: CatalogHistory.Entry?, at: Instant) -> String {
         guard let entry else {
-            return "catalog in force at \(at.iso8601): the built-in catalog (the log records no catalog version; "
-                + "in force from the beginning of time)"
+            return "catalog in force at \(at.iso8601): the built-in catalog (no catalog version of the log is in "
+                + "force then; the built-in one is, from the beginning of time)"
         }
         let from =
             entry.version.effectiveFrom == .distantPast

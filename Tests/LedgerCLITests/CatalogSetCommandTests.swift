@@ -43,7 +43,8 @@ import Testing
         #expect(shown.json?["products"]?.array?.count == 30)
         let text = ledger(["catalog", "--data", workspace.data])
         #expect(text.out.hasPrefix("catalog in force at "))
-        #expect(text.out.contains(": the built-in catalog (the log records no catalog version;"), "\(text.out)")
+        #expect(
+            text.out.contains(": the built-in catalog (no catalog version of the log is in force then;"), "\(text.out)")
         // A directory with nothing in it reads with the built-in catalog, and says it is not from a record.
         let none = TemporaryDirectory()
         let empty = ledger(["catalog", "--data", none.path, "--json"])
