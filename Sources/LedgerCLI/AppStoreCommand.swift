@@ -48,7 +48,7 @@ enum AppStoreCommand: LedgerCommand {
             GRANT_PRORATED). 'serve --consumption auto' answers them by itself.
             """,
         options: SharedOptions.verify + [
-            SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog,
+            SharedOptions.data, SharedOptions.store, SharedOptions.json,
         ]
             + SharedOptions.apiClient + [days, reasonCode, requestId, file], positionals: 1...2,
         positionalName: "SUBCOMMAND ID")

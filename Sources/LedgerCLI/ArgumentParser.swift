@@ -51,6 +51,9 @@ public struct ArgumentParser: Sendable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = spec.option(named: name) else {
+                if name == SharedOptions.catalog.name {
+                    throw CLIError.usage(SharedOptions.catalogMoved, command: spec.name)
+                }
                 let hint = Suggestion.closest(to: name, among: spec.options.map(\.name))
                     .map { " (did you mean '\($0)'?)" }
                 throw CLIError.usage(

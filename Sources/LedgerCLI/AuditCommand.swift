@@ -9,7 +9,7 @@ enum AuditCommand: LedgerCommand {
         name: "audit", summary: "Re-verify every evidence payload of a subject and its chain links.",
         usage: ["audit [--data DIR | --store URL] SUBJECT [VERIFY FLAGS] [--json]"],
         options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + SharedOptions.verify + [
-            SharedOptions.json, SharedOptions.catalog,
+            SharedOptions.json
         ])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

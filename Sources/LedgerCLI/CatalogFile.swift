@@ -1,9 +1,10 @@
 import LedgerCore
 import LedgerJSON
+import LedgerService
 
-/// The catalog's file form: the same shape `ledger catalog --json` prints.
-///
-/// `[{"productId","period","devices","price","currency","priceSource"}]`, plus an optional `"kind"`
+/// The catalog's file form (`ledger catalog set FILE`, `ledger simulate --catalog FILE`): the shape `ledger catalog
+/// --json` prints, an object whose `"products"` are
+/// `[{"productId","period","devices","price","currency","priceSource"}]` (or that array alone), plus an optional `"kind"`
 /// (`autoRenewable`, default, or `nonRenewing`). `period` is `monthly`, `semiannual`, `annual`, `weekly` or an
 /// ISO 8601 duration (`P1W`, `P3M`, `P1Y`); a non-renewing product's period is the fixed time one purchase buys.
 /// Each `productId` appears once.
@@ -24,8 +25,9 @@ enum CatalogFile {
     }
 
     static func parse(_ json: JSONValue) throws(CLIError) -> Catalog {
-        guard let items = json.array else {
-            throw CLIError.failure("expected a JSON array of products")
+        // `ledger catalog --json` prints an object whose "products" are the array.
+        guard let items = json.array ?? json["products"]?.array else {
+            throw CLIError.failure("expected a JSON array of products, or an object with one under \"products\"")
         }
         var products: [Product] = []
         // Each productId once: with two entries for one id, which devices and price hold is anyone's guess.
@@ -72,14 +74,5 @@ enum CatalogFile {
         return Catalog(products: products)
     }
 
-    static func json(for product: Product) -> JSONValue {
-        var object: JSONObject = [
-            "productId": .string(product.id), "period": .string(product.period.name),
-            "devices": .int(product.devices),
-            "price": .string(product.price.decimalString), "currency": .string(product.price.currency),
-            "priceSource": .string(product.priceSource.rawValue),
-        ]
-        if product.kind != .autoRenewable { object["kind"] = .string(product.kind.rawValue) }
-        return .object(object)
-    }
+    static func json(for product: Product) -> JSONValue { product.json }
 }

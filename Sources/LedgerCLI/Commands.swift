@@ -16,14 +16,14 @@ enum Commands {
         if let url = try postgresURL(context) {
             do {
                 let store = try PostgresStore.openWriter(url: url, environment: environment?.rawValue, app: app)
-                return Ledger(log: store, catalog: context.catalog)
+                return Ledger(log: store)
             } catch {
                 throw failure(ServiceError(error))
             }
         }
         do {
             let ledger = try Ledger.openWriter(
-                at: context.dataDirectory, environment: environment, app: app, catalog: context.catalog,
+                at: context.dataDirectory, environment: environment, app: app,
                 options: LogOptions(lockHolder: "ledger \(context.arguments.command)"))
             if let recovery = ledger.recovery {
                 Terminal.err("recovered: \(recovery)\n")
@@ -45,14 +45,14 @@ enum Commands {
     static func openReader(_ context: CommandContext) throws(CLIError) -> Ledger {
         if let url = try postgresURL(context) {
             do {
-                return Ledger(log: try PostgresStore.openReader(url: url), catalog: context.catalog)
+                return Ledger(log: try PostgresStore.openReader(url: url))
             } catch {
                 throw failure(ServiceError(error))
             }
         }
         let directory = try existingDataDirectory(context)
         do {
-            return try Ledger.openReader(at: directory, catalog: context.catalog)
+            return try Ledger.openReader(at: directory)
         } catch {
             throw failure(error)
         }

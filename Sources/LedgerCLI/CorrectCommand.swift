@@ -19,7 +19,7 @@ enum CorrectCommand: LedgerCommand {
             "correct SUBJECT (--grant PRODUCT --from T --until T | --revoke --from T) --reason TEXT --operator NAME"
         ],
         options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + [grant, revoke, from, until]
-            + SharedOptions.operatorFields + [SharedOptions.json, SharedOptions.catalog])
+            + SharedOptions.operatorFields + [SharedOptions.json])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let query = try context.subject()
@@ -32,15 +32,21 @@ enum CorrectCommand: LedgerCommand {
             guard let until = try context.instant(Self.until), until > from else {
                 throw CLIError.usage("--grant needs --until T after --from", command: "correct")
             }
-            guard context.catalog.product(id: product) != nil else {
-                // Checked here, before the data directory is opened: the grant would give no devices.
+            // The catalog the log has in force at --from (the built-in one for a log that cannot be read yet).
+            let catalog =
+                (try? Commands.openReader(context)).map { ledger in
+                    defer { ledger.close() }
+                    return ledger.fold.catalogs.catalog(at: from)
+                } ?? .visla
+            guard catalog.product(id: product) != nil else {
+                // Checked here, before the data directory is opened for writing: the grant would give no devices.
                 let hint =
                     product.utf8.count > 256
-                    ? nil : Suggestion.closest(to: product, among: context.catalog.products.map(\.id))
+                    ? nil : Suggestion.closest(to: product, among: catalog.products.map(\.id))
                 throw CLIError.usage(
                     "--grant '\(product.prefix(256))' is not a product of the catalog"
                         + (hint.map { " (did you mean '\($0)'?)" } ?? "")
-                        + "; 'ledger catalog' lists them (--catalog FILE loads another catalog)",
+                        + "; 'ledger catalog --at T' lists them ('ledger catalog set' records another catalog)",
                     command: "correct")
             }
             action = .grant(productId: product, from: from, until: until)

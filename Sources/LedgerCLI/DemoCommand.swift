@@ -29,7 +29,7 @@ enum DemoCommand: LedgerCommand {
     static let spec = CommandSpec(
         name: "demo", summary: "The end-to-end showcase in Events/demo.",
         usage: ["demo [--data DIR] [--users N] [--months M] [--seed S]"],
-        options: [data, users, months, seed, SharedOptions.catalog])
+        options: [data, users, months, seed])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         HeapTuning.keepHeapForBatches()
@@ -51,7 +51,7 @@ enum DemoCommand: LedgerCommand {
         }
 
         // 1. Simulate.
-        let config = SimulationConfig(users: users, months: months, seed: UInt64(seedValue), catalog: context.catalog)
+        let config = SimulationConfig(users: users, months: months, seed: UInt64(seedValue))
         let simulation: Simulation
         let signer: SimulationSigner
         let report: SimulationReport
@@ -85,8 +85,7 @@ enum DemoCommand: LedgerCommand {
             ledger = try Ledger.openWriter(
                 at: dataDirectory, environment: config.environment,
                 app: AppIdentity(
-                    bundleId: config.bundleId, appAppleId: config.environment == .production ? config.appAppleId : nil),
-                catalog: context.catalog)
+                    bundleId: config.bundleId, appAppleId: config.environment == .production ? config.appAppleId : nil))
         } catch {
             throw Commands.failure(error)
         }

@@ -9,7 +9,7 @@ enum DigestCommand: LedgerCommand {
     static let spec = CommandSpec(
         name: "digest", summary: "The head sequence and hash, to pin outside the ledger.",
         usage: ["digest [--data DIR | --store URL] [--json]"],
-        options: [SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog])
+        options: [SharedOptions.data, SharedOptions.store, SharedOptions.json])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let ledger = try Commands.openReader(context)

@@ -9,7 +9,7 @@ enum ExportCommand: LedgerCommand {
     static let spec = CommandSpec(
         name: "export", summary: "Write the log as JSON Lines.",
         usage: ["export [--data DIR | --store URL] [--from-seq N]"],
-        options: [SharedOptions.data, SharedOptions.store, fromSeq, SharedOptions.catalog])
+        options: [SharedOptions.data, SharedOptions.store, fromSeq])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let from = try context.integer(Self.fromSeq, in: 1...Int64.max) ?? 1

@@ -17,7 +17,7 @@ enum HistoryCommand: LedgerCommand {
         discussion:
             "--html writes a self-contained page (timeline and device-limit chart) on stdout.",
         options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + [
-            asOf, knownAt, SharedOptions.json, html, SharedOptions.catalog,
+            asOf, knownAt, SharedOptions.json, html,
         ])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

@@ -15,7 +15,7 @@ enum ImportCommand: LedgerCommand {
         discussion:
             "Reads the export twice, a batch at a time (standard input is spooled to $TMPDIR): first every line is "
             + "checked and nothing appended, then the records are appended.",
-        options: [SharedOptions.data, SharedOptions.store, batch, SharedOptions.json, SharedOptions.catalog],
+        options: [SharedOptions.data, SharedOptions.store, batch, SharedOptions.json],
         positionals: 1...1, positionalName: "FILE|-")
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

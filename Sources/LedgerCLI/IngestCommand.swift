@@ -17,7 +17,7 @@ enum IngestCommand: LedgerCommand {
             cannot be opened is refused before anything is written.
             """,
         options: SharedOptions.verify + [
-            SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog,
+            SharedOptions.data, SharedOptions.store, SharedOptions.json,
         ],
         positionals: 0...Int.max, positionalName: "FILE|-")
 

@@ -17,7 +17,7 @@ enum InspectCommand: LedgerCommand {
             INVALID_CERTIFICATE, INVALID_CHAIN_LENGTH, VERIFICATION_FAILURE, INVALID_APP_IDENTIFIER, \
             INVALID_ENVIRONMENT.
             """,
-        options: SharedOptions.inspectVerify + [kind, SharedOptions.json, SharedOptions.catalog], positionals: 1...1,
+        options: SharedOptions.inspectVerify + [kind, SharedOptions.json], positionals: 1...1,
         positionalName: "FILE|-")
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

@@ -21,7 +21,7 @@ enum LinkCommand: LedgerCommand {
             previous owner.
             """,
         options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + [reassign]
-            + SharedOptions.operatorFields + [SharedOptions.json, SharedOptions.catalog])
+            + SharedOptions.operatorFields + [SharedOptions.json])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let otid = try context.required(SharedOptions.originalTransactionId)

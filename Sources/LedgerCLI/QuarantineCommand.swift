@@ -6,7 +6,7 @@ enum QuarantineCommand: LedgerCommand {
     static let spec = CommandSpec(
         name: "quarantine", summary: "List rejected payloads with time, status and reason.",
         usage: ["quarantine [--data DIR] [--json]"],
-        options: [SharedOptions.data, SharedOptions.json, SharedOptions.catalog])
+        options: [SharedOptions.data, SharedOptions.json])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = try Commands.existingDataDirectory(context)

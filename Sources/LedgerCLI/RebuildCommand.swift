@@ -6,7 +6,7 @@ enum RebuildCommand: LedgerCommand {
     static let spec = CommandSpec(
         name: "rebuild", summary: "Re-derive every projection, index and snapshot from the log.",
         usage: ["rebuild [--data DIR | --store URL]"],
-        options: [SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog])
+        options: [SharedOptions.data, SharedOptions.store, SharedOptions.json])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         // A data directory that does not exist has nothing to rebuild: a failure, not a new ledger.

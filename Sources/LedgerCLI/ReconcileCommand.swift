@@ -35,7 +35,7 @@ enum ReconcileCommand: LedgerCommand {
             renews the token once.
             """,
         options: SharedOptions.verify + [
-            SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog, fromAPI, since, until,
+            SharedOptions.data, SharedOptions.store, SharedOptions.json, fromAPI, since, until,
             onlyFailures,
         ] + SharedOptions.apiClient, positionals: 0...1, positionalName: "FILE")
 

@@ -9,7 +9,7 @@ enum RepairCommand: LedgerCommand {
         usage: ["repair [--data DIR | --store URL]"],
         discussion:
             "Never drops a valid record; refuses (exit 1, explaining) when damage is not at the tail.",
-        options: [SharedOptions.data, SharedOptions.store, SharedOptions.json, SharedOptions.catalog])
+        options: [SharedOptions.data, SharedOptions.store, SharedOptions.json])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {
         let report = try Commands.repair(context)

@@ -20,7 +20,7 @@ enum ReportCommand: LedgerCommand {
                 + "[--csv | --json | --svg | --html] [--data DIR | --store URL]"
         ],
         options: [SharedOptions.data, SharedOptions.store, from, to] + ReportFlags.all + [
-            csv, SharedOptions.json, svg, SharedOptions.catalog,
+            csv, SharedOptions.json, svg,
         ], positionals: 1...1, positionalName: "KIND")
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

@@ -70,7 +70,7 @@ extension ServeCommand {
         options: SharedOptions.verify + [
             SharedOptions.data, SharedOptions.store, host, port, webhookListen, apiListen, readTokenFile,
             adminTokenFile,
-            readToken, adminToken, SharedOptions.catalog, reconcileEvery, reconcileSince, reconcileDegradedAfter,
+            readToken, adminToken, reconcileEvery, reconcileSince, reconcileDegradedAfter,
             consumption, consumptionConsent,
         ] + SharedOptions.apiClient,
         sections: [serveEndpoints, serveTokens, serveConsumption])

@@ -10,9 +10,16 @@ enum SharedOptions {
         "Keep the ledger in PostgreSQL: postgres://… (default: $LEDGER_STORE, else the file log in --data).")
     /// `--json`: one JSON document on stdout.
     static let json = OptionSpec("--json", "Print one JSON document on stdout.")
-    /// `--catalog FILE`: another product catalog.
+    /// `--catalog FILE`: the products a simulation sells (`simulate` only: every other command reads the catalog
+    /// from the log, and refuses the option with ``catalogMoved``).
     static let catalog = OptionSpec(
-        "--catalog", value: "FILE", "Load the product catalog from FILE (JSON; each productId once).")
+        "--catalog", value: "FILE", "Simulate the products of FILE (JSON, the shape 'ledger catalog --json' prints).")
+
+    /// Why a command other than `simulate` refuses `--catalog`.
+    static let catalogMoved =
+        "--catalog is no longer taken: the catalog now comes from the log, so that every reader gets the same "
+        + "answers; 'ledger catalog' shows the version in force and 'ledger catalog set FILE --from T --reason R "
+        + "--operator O' records a new one"
 
     /// `--environment ENV` of the commands that write or ask Apple.
     static let environment = OptionSpec(

@@ -18,7 +18,7 @@ enum StateCommand: LedgerCommand {
         ],
         discussion: "An unknown subject is not an error. " + SharedOptions.timeHelp,
         options: [SharedOptions.data, SharedOptions.store] + SharedOptions.subject + [
-            at, knownAt, SharedOptions.json, SharedOptions.catalog,
+            at, knownAt, SharedOptions.json,
         ])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

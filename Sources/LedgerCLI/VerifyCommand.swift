@@ -21,7 +21,7 @@ enum VerifyCommand: LedgerCommand {
             + "With --expect-seq N the pinned hash is record N's (the seq `digest` printed with it), so a pin "
             + "still proves nothing up to N was rewritten after the log has grown.",
         options: [
-            SharedOptions.data, SharedOptions.store, expectHead, expectSeq, SharedOptions.json, SharedOptions.catalog,
+            SharedOptions.data, SharedOptions.store, expectHead, expectSeq, SharedOptions.json,
         ])
 
     static func run(_ context: CommandContext) throws(CLIError) -> Int32 {

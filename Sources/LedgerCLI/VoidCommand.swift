@@ -15,7 +15,7 @@ enum VoidCommand: LedgerCommand {
             a seq of 0 or beyond the head, or a record that is itself a void, is refused (exit 1).
             """,
         options: [SharedOptions.data, SharedOptions.store, seq] + SharedOptions.operatorFields + [
-            SharedOptions.json, SharedOptions.catalog,
+            SharedOptions.json
         ])
 
     /// `ledger void --seq N --reason TEXT --operator NAME`: appends a void of record N (see `ledger help void`).

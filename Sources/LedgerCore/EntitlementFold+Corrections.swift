@@ -105,7 +105,7 @@ extension EntitlementFold {
             revoked = true
         }
         let status: EntitlementStatus = at < end ? .active : revoked ? .revoked : .expired
-        let product = catalog.product(id: grant.productId)
+        let product = catalog(at: grant.from).product(id: grant.productId)
         let seq = revokes.reduce(index.facts[grant.member].seq) { max($0, $1.seq) }
         return SubscriptionState(
             originalTransactionId: Self.grantSubscriptionId(

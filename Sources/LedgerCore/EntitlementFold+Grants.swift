@@ -3,7 +3,8 @@ extension EntitlementFold {
     enum GrantEnd: Hashable, Sendable {
         /// At the transaction's expiresDate (or the end of the product's period when Apple gave none).
         case expiry
-        /// Never: no expiry date and no known period (a non-expiring purchase).
+        /// No expiry date and no known period (a product the catalog in force does not know): it grants nothing,
+        /// its end is its start.
         case open
         /// Cut by the next transaction of the subscription starting inside it (an upgrade or crossgrade).
         case superseded
@@ -52,13 +53,18 @@ extension EntitlementFold {
                 grants[position].ending = .superseded
             }
         }
+        Self.cut(&grants, at: revokes)
+        return grants
+    }
+
+    /// Ends, at each operator revoke's time, every grant that covers it.
+    static func cut(_ grants: inout [Grant], at revokes: [Instant]) {
         for from in revokes {
             for position in grants.indices where grants[position].start <= from && from < grants[position].end {
                 grants[position].end = from
                 grants[position].ending = .operatorRevoke
             }
         }
-        return grants
     }
 
     /// Calls `body` with the latest version of each transaction of a subscription that is not a consumable: of its
@@ -108,15 +114,21 @@ extension EntitlementFold {
         }
     }
 
-    /// The interval one transaction version grants on its own: `[purchaseDate, expiresDate)`, or the
-    /// product's period when Apple gave no expiry, cut at its revocation.
+    /// The interval one transaction version grants on its own: `[purchaseDate, expiresDate)`, or the period of
+    /// the product in the catalog in force at the purchase when Apple gave no expiry (nothing, `[purchase,
+    /// purchase)`, for a product that catalog does not know), cut at its revocation.
     private func grant(_ facts: [Fact], _ texts: FoldTexts, _ member: Int) -> Grant {
         let start = facts[member].purchase
-        var end =
-            facts[member].expires
-            ?? catalog.product(id: texts.string(facts[member].productId)).flatMap { start.adding($0.period) }
-            ?? .distantFuture
-        var ending: GrantEnd = end == .distantFuture ? .open : .expiry
+        var end: Instant
+        var ending = GrantEnd.expiry
+        if let expires = facts[member].expires {
+            end = expires
+        } else if let product = catalog(at: start).product(id: texts.string(facts[member].productId)) {
+            end = start.adding(product.period) ?? .distantFuture
+        } else {
+            end = start
+            ending = .open
+        }
         end = max(end, start)
         var revocation: (at: Instant, kind: GrantEnd)?
         if let revokedAt = facts[member].revocation {

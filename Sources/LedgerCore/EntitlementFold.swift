@@ -11,12 +11,31 @@
 ///   a pending downgrade or crossgrade, the grace period, billing retry);
 /// - corrections grant or revoke from their effective time; links attach orphans to users.
 public struct EntitlementFold: Sendable {
-    /// The catalog that gives products their devices and periods.
-    public let catalog: Catalog
+    /// The catalog versions that give products their kinds, devices and periods: each period (a transaction's
+    /// purchase to expiry, a pass, an operator's grant) takes the version in force at its start.
+    public let catalogs: CatalogHistory
 
-    /// Creates a fold over a catalog.
+    /// The catalog in force from the latest version's effective time on.
+    public var catalog: Catalog { catalogs.catalog(at: .distantFuture) }
+
+    /// Creates a fold over one catalog in force throughout.
     public init(catalog: Catalog = .visla) {
-        self.catalog = catalog
+        self.catalogs = CatalogHistory(catalog: catalog)
+    }
+
+    /// Creates a fold over a log's catalog versions (``CatalogHistory``).
+    public init(catalogs: CatalogHistory) {
+        self.catalogs = catalogs
+    }
+
+    /// The catalog in force at `instant`.
+    @inline(__always)
+    func catalog(at instant: Instant) -> Catalog { catalogs.catalog(at: instant) }
+
+    /// The fold as known at `knownAt`: the catalog versions recorded after it do not count.
+    private func known(at knownAt: Instant?) -> EntitlementFold {
+        guard let knownAt, catalogs.entries.contains(where: { $0.recordedAt > knownAt }) else { return self }
+        return EntitlementFold(catalogs: catalogs.known(at: knownAt))
     }
 
     /// The entitlement of a user, account or single subscription at valid time `at`, as known at `knownAt`.
@@ -32,7 +51,8 @@ public struct EntitlementFold: Sendable {
         withContiguous(entries) { buffer in
             var only: String?
             if case .originalTransaction(let otid) = query { only = otid }
-            return state(of: query, index: Index(buffer, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
+            return known(at: knownAt).state(
+                of: query, index: Index(buffer, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
         }
     }
 
@@ -48,7 +68,8 @@ public struct EntitlementFold: Sendable {
     {
         var only: String?
         if case .originalTransaction(let otid) = query { only = otid }
-        return state(of: query, index: Index(records, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
+        return known(at: knownAt).state(
+            of: query, index: Index(records, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
     }
 
     /// ``state(of:entries:at:knownAt:)`` at each of several instants, the entries indexed and each subscription's
@@ -60,8 +81,9 @@ public struct EntitlementFold: Sendable {
             var only: String?
             if case .originalTransaction(let otid) = query { only = otid }
             let index = Index(buffer, knownAt: knownAt, only: only)
-            let plan = StatePlan(of: query, index: index, fold: self)
-            return instants.map { state(plan, in: index, at: $0, knownAt: knownAt) }
+            let fold = known(at: knownAt)
+            let plan = StatePlan(of: query, index: index, fold: fold)
+            return instants.map { fold.state(plan, in: index, at: $0, knownAt: knownAt) }
         }
     }
 
@@ -71,11 +93,13 @@ public struct EntitlementFold: Sendable {
 
     /// What a subject's state is made of, whatever the instant: its subscriptions with their owners, revokes,
     /// periods and last seqs, and the operator grants that belong to it.
-    private struct StatePlan {
+    struct StatePlan {
         struct Subscription {
             let group: Index.Group
-            let grants: [Grant]
+            var grants: [Grant]
             let lastSeq: UInt64
+            /// Its owner's operator revokes, applied once passes are stacked.
+            let revokes: [Instant]
         }
 
         let identity: (userId: Int64?, token: String?)
@@ -87,6 +111,7 @@ public struct EntitlementFold: Sendable {
             let query = EntitlementFold.canonical(query)
             let corrections = Corrections.of(index)
             var subscriptions: [Subscription] = []
+            var owners: [Subject] = []
             subscriptions.reserveCapacity(index.groups.count)
             for group in index.groups {
                 let owner = EntitlementFold.owner(of: group, in: index)
@@ -96,7 +121,9 @@ public struct EntitlementFold: Sendable {
                     continue
                 }
                 subscriptions.append(fold.planned(group, owner: owner, in: index, corrections: corrections))
+                owners.append(owner)
             }
+            fold.stackPasses(&subscriptions, owners: owners, in: index)
             var grants: [(grant: Corrections.GrantCorrection, revokes: [Corrections.Revoke])] = []
             for grant in corrections.grants {
                 let belongs: Bool
@@ -141,22 +168,31 @@ public struct EntitlementFold: Sendable {
         in entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?
     ) -> [OwnedSubscription] {
         withContiguous(entries) { buffer in
-            subscriptions(index: Index(buffer, knownAt: knownAt), at: at)
+            known(at: knownAt).subscriptions(index: Index(buffer, knownAt: knownAt), at: at)
         }
     }
 
     /// ``subscriptions(in:at:knownAt:)`` over records decoded for the fold alone: the same answer.
     public func subscriptions(in records: FoldRecords, at: Instant, knownAt: Instant?) -> [OwnedSubscription] {
-        subscriptions(index: Index(records, knownAt: knownAt), at: at)
+        known(at: knownAt).subscriptions(index: Index(records, knownAt: knownAt), at: at)
     }
 
     private func subscriptions(index: Index, at: Instant) -> [OwnedSubscription] {
         let corrections = Corrections.of(index)
         var result: [OwnedSubscription] = []
         result.reserveCapacity(index.groups.count + corrections.grants.count)
+        var plans: [StatePlan.Subscription] = []
+        var owners: [Subject] = []
+        plans.reserveCapacity(index.groups.count)
+        owners.reserveCapacity(index.groups.count)
         for group in index.groups {
             let owner = Self.owner(of: group, in: index)
-            if let state = subscriptionState(of: group, owner: owner, in: index, corrections: corrections, at: at) {
+            plans.append(planned(group, owner: owner, in: index, corrections: corrections))
+            owners.append(owner)
+        }
+        stackPasses(&plans, owners: owners, in: index)
+        for (plan, owner) in zip(plans, owners) {
+            if let state = state(of: plan.group, in: index, grants: plan.grants, at: at, lastSeq: plan.lastSeq) {
                 result.append(OwnedSubscription(owner: owner, state: state))
             }
         }
@@ -170,14 +206,6 @@ public struct EntitlementFold: Sendable {
         return result
     }
 
-    /// One Apple subscription's state, with the operator revokes that reach it applied.
-    private func subscriptionState(
-        of group: Index.Group, owner: Subject, in index: Index, corrections: Corrections, at: Instant
-    ) -> SubscriptionState? {
-        let planned = planned(group, owner: owner, in: index, corrections: corrections)
-        return state(of: group, in: index, grants: planned.grants, at: at, lastSeq: planned.lastSeq)
-    }
-
     /// What one Apple subscription's state is made of at any instant: its periods, with the operator revokes
     /// that reach it applied, and its last seq.
     private func planned(_ group: Index.Group, owner: Subject, in index: Index, corrections: Corrections)
@@ -187,8 +215,10 @@ public struct EntitlementFold: Sendable {
         var lastSeq: UInt64 = 0
         for member in index.members[group.members] { lastSeq = max(lastSeq, index.facts[member].seq) }
         for revoke in revokes { lastSeq = max(lastSeq, revoke.seq) }
+        let revokeTimes = revokes.map(\.from)
         return StatePlan.Subscription(
-            group: group, grants: grants(of: group, in: index, revokes: revokes.map(\.from)), lastSeq: lastSeq)
+            group: group, grants: grants(of: group, in: index, revokes: revokeTimes), lastSeq: lastSeq,
+            revokes: revokeTimes)
     }
 
     /// Runs `body` over the entries as one contiguous buffer, copying only when the collection has none.

@@ -17,11 +17,12 @@ extension FoldRecords {
         var source: RecordSource?
         if version == 1 || version == LedgerRecord.currentVersion {
             parts = try reader.primitives.readVarint()
-            try checkMask(parts, bits: 8, group: "record parts")
+            try checkMask(parts, bits: 9, group: "record parts")
             _ = try reader.readRange()  // environment
             source = RecordSource(rawValue: try reader.primitives.readByte())
         }
-        guard let source, parts & 0b1111_0000 == 0, source != .correction, source != .link, source != .void else {
+        // A catalog part (bit 8) is read whole too; the fold takes no fact from it.
+        guard let source, parts & 0b1_1111_0000 == 0, source != .correction, source != .link, source != .void else {
             // Operator records, and other versions (with the whole decoder's verdict on them): decoded whole.
             let record = try LedgerRecord(decoding: payload)
             let entry = LedgerEntry(seq: seq, recordedAt: recordedAt, record: record)

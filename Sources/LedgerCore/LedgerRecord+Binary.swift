@@ -16,9 +16,9 @@
 /// ```text
 /// record       = version:u8 (= 2)  parts:varint  environment:str  source:u8  idempotencyKey:str  subject
 ///                [notification] [transaction] [renewal] [evidence] [correction] [link] [previous-owner] [void]
-///                [notification-rest] [transaction-rest] [renewal-rest]
+///                [catalog] [notification-rest] [transaction-rest] [renewal-rest]
 ///     parts bits: 0 notification, 1 transaction, 2 renewal, 3 evidence, 4 correction, 5 link,
-///                6 previous-owner (the link's), 7 void
+///                6 previous-owner (the link's), 7 void, 8 catalog (`LedgerRecord+BinaryCatalog.swift`)
 /// subject      = mask  [originalTransactionId:str] [appAccountToken:str] [userId:signed]
 ///     mask bits: 0 originalTransactionId, 1 appAccountToken, 2 userId
 /// notification = mask  type:str  signedDate:instant  [subtype:str]
@@ -54,7 +54,7 @@
 /// void         = seq:varint  reason:str  operator:str
 /// ```
 ///
-/// Parts bits 6 and 7 came later than the others (without a new version byte: a record without them is
+/// Parts bits 6, 7 and 8 came later than the others (without a new version byte: a record without them is
 /// encoded as before, so every record written earlier reads as it did); a build that predates them refuses a
 /// record that sets them as malformed.
 ///
@@ -134,6 +134,7 @@ extension LedgerRecord {
         if link != nil { parts |= 1 << 5 }
         if link?.previousOwner != nil { parts |= 1 << 6 }
         if void != nil { parts |= 1 << 7 }
+        if catalog != nil { parts |= 1 << 8 }
         writer.writeVarint(parts)
         writer.writeString(environment.rawValue)
         writer.writeByte(source.rawValue)
@@ -150,7 +151,7 @@ extension LedgerRecord {
         return (key, SharedStrings(otid: subjectOTID, token: subjectToken))
     }
 
-    /// Writes the evidence, correction, link, previous-owner and void parts, in both versions.
+    /// Writes the evidence, correction, link, previous-owner, void and catalog parts, in both versions.
     func writeLastParts(into writer: inout BinaryWriter) {
         if let evidence { writer.writeBytes(evidence) }
         if let correction {
@@ -184,6 +185,7 @@ extension LedgerRecord {
             writer.writeString(void.reason)
             writer.writeString(void.operatorName)
         }
+        if let catalog { catalog.encode(into: &writer) }
     }
 }
 

@@ -37,7 +37,7 @@ extension LedgerRecord {
             throw CoreError(.malformed, "record encoding version \(version) does not exist; the record is damaged")
         }
         let parts = try reader.readVarint()
-        try checkMask(parts, bits: 8, group: "record parts")
+        try checkMask(parts, bits: 9, group: "record parts")
         let environment = LedgerEnvironment(rawValue: try reader.readString())
         let source = RecordSource(rawValue: try reader.readByte())
         let key = try reader.readString()
@@ -57,17 +57,19 @@ extension LedgerRecord {
             return LedgerRecord(
                 environment: environment, source: source, idempotencyKey: key, subject: subject,
                 notification: notification, transaction: transaction, renewal: renewal, evidence: last.evidence,
-                correction: last.correction, link: last.link, void: last.void)
+                correction: last.correction, link: last.link, void: last.void, catalog: last.catalog)
         }
         let (notification, transaction, renewal, last) = try decodeVersion2Parts(parts, &reader)
         return LedgerRecord(
             environment: environment, source: source, idempotencyKey: key, subject: subject,
             notification: notification, transaction: transaction, renewal: renewal, evidence: last.evidence,
-            correction: last.correction, link: last.link, void: last.void)
+            correction: last.correction, link: last.link, void: last.void, catalog: last.catalog)
     }
 
     /// The evidence, correction, link (with its previous owner) and void parts, in both versions.
-    typealias LastParts = (evidence: [UInt8]?, correction: Correction?, link: Link?, void: Voiding?)
+    typealias LastParts = (
+        evidence: [UInt8]?, correction: Correction?, link: Link?, void: Voiding?, catalog: CatalogVersion?
+    )
 
     /// Reads the evidence, correction, link (with its previous owner) and void parts, in both versions.
     private static func decodeLastParts(_ parts: UInt64, _ reader: inout BinaryReader) throws(CoreError)
@@ -95,7 +97,8 @@ extension LedgerRecord {
             void = Voiding(
                 seq: try reader.readVarint(), reason: try reader.readString(), operatorName: try reader.readString())
         }
-        return (evidence, correction, link, void)
+        let catalog = parts & 1 << 8 != 0 ? try CatalogVersion.decode(&reader) : nil
+        return (evidence, correction, link, void, catalog)
     }
 
     private static func decodeCorrection(_ reader: inout BinaryReader) throws(CoreError) -> Correction {

@@ -13,7 +13,7 @@ extension LedgerRecord {
             guard version == 1 || version == currentVersion else { return nil }
             let parts = try reader.primitives.readVarint()
             guard parts & 1 << 3 != 0 else { return nil }
-            try checkMask(parts, bits: 8, group: "record parts")
+            try checkMask(parts, bits: 9, group: "record parts")
             _ = try reader.readRange()  // environment
             _ = try reader.primitives.readByte()  // source
             _ = try reader.readRange()  // idempotency key

@@ -19,9 +19,11 @@ public struct RecordSource: Hashable, Sendable, CustomStringConvertible {
     public static let link = RecordSource(rawValue: 6)
     /// An operator's void of an earlier record.
     public static let void = RecordSource(rawValue: 7)
+    /// An operator's version of the product catalog (the built-in one at a log's first write).
+    public static let catalog = RecordSource(rawValue: 8)
 
     /// A short name: `notification`, `transactionHistory`, `subscriptionStatus`, `legacyReceipt`,
-    /// `correction`, `link`, `void`, or `source-N`.
+    /// `correction`, `link`, `void`, `catalog`, or `source-N`.
     public var description: String {
         switch self {
         case .notification: return "notification"
@@ -31,6 +33,7 @@ public struct RecordSource: Hashable, Sendable, CustomStringConvertible {
         case .correction: return "correction"
         case .link: return "link"
         case .void: return "void"
+        case .catalog: return "catalog"
         default: return "source-\(rawValue)"
         }
     }
@@ -95,7 +98,8 @@ public struct NotificationFacts: Hashable, Sendable {
 }
 
 /// The normalised form of everything the log holds, whatever its source: an App Store notification,
-/// an imported transaction or subscription status, a legacy receipt, an operator correction, link or void.
+/// an imported transaction or subscription status, a legacy receipt, an operator correction, link or void, a
+/// catalog version.
 ///
 /// Records are immutable facts. The entitlement fold derives every projection from them.
 public struct LedgerRecord: Hashable, Sendable {
@@ -124,12 +128,15 @@ public struct LedgerRecord: Hashable, Sendable {
     public var link: Optional<Link>
     /// The void, for void records.
     public var void: Optional<Voiding>
+    /// The catalog version, for catalog records.
+    public var catalog: Optional<CatalogVersion>
 
     /// Creates a record.
     public init(
         environment: LedgerEnvironment, source: RecordSource, idempotencyKey: String, subject: Subject,
         notification: NotificationFacts? = nil, transaction: TransactionFacts? = nil, renewal: RenewalFacts? = nil,
-        evidence: [UInt8]? = nil, correction: Correction? = nil, link: Link? = nil, void: Voiding? = nil
+        evidence: [UInt8]? = nil, correction: Correction? = nil, link: Link? = nil, void: Voiding? = nil,
+        catalog: CatalogVersion? = nil
     ) {
         self.environment = environment
         self.source = source
@@ -142,6 +149,7 @@ public struct LedgerRecord: Hashable, Sendable {
         self.correction = correction
         self.link = link
         self.void = void
+        self.catalog = catalog
     }
 }
 

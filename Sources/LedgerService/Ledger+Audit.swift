@@ -64,7 +64,11 @@ extension Ledger {
 
     func checkEvidence(_ entry: LedgerEntry, _ verifier: SignedDataVerifier) -> AuditFinding.Evidence {
         let stored = entry.record
-        if stored.source == .correction || stored.source == .link || stored.source == .void { return .operatorRecord }
+        if stored.source == .correction || stored.source == .link || stored.source == .void
+            || stored.source == .catalog
+        {
+            return .operatorRecord
+        }
         guard let digest = stored.evidence else {
             return stored.source == .legacyReceipt ? .unsigned : .failed("the record references no evidence")
         }

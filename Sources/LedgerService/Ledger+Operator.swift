@@ -122,7 +122,7 @@ extension Ledger {
     public func correct(_ query: SubjectQuery, action: Correction.Action, reason: String, operatorName: String)
         throws(ServiceError) -> AppendOutcome
     {
-        if case .grant(let product, _, _) = action, catalog.product(id: product) == nil {
+        if case .grant(let product, let from, _) = action, fold.catalogs.catalog(at: from).product(id: product) == nil {
             throw ServiceError(
                 .invalidInput,
                 "'\(product)' is not a product of the catalog: a grant gives a known product's devices")

@@ -3,6 +3,7 @@ import LedgerCrypto
 import LedgerLog
 import LedgerStore
 import LedgerSystem
+import Synchronization
 
 /// The ledger: the log plus the domain on top of it. Appends records with their evidence, reads them
 /// back as ``LedgerEntry`` values, and answers state and history queries through the pure fold.
@@ -12,21 +13,30 @@ public final class Ledger: Sendable {
     /// The underlying store: the file log, or another ``RecordStore``. Only the ledger reaches it: callers use
     /// the ledger's own members (see `Ledger+Store.swift`).
     let log: any RecordStore
-    /// The product catalog the fold uses.
-    public let catalog: Catalog
-    /// The fold.
-    public let fold: EntitlementFold
+    /// The catalog versions the log holds, read once (``catalogHistory``) and again after this ledger appends one.
+    let catalogCache = Mutex<CatalogHistory?>(nil)
 
-    /// Wraps an open store.
-    public init(log: any RecordStore, catalog: Catalog = .visla) {
+    /// Whether a fresh log's first write records the built-in catalog first (``genesisEntry(before:)``).
+    public let recordsBuiltInCatalog: Bool
+
+    /// Wraps an open store. The catalog comes from the log (``catalogHistory``), nowhere else. With
+    /// `recordsBuiltInCatalog`, a fresh log's first write records the built-in catalog as its seq 1 (off by default:
+    /// it shifts every later seq of a fresh log by one; a log without a catalog record answers the same).
+    public init(log: any RecordStore, recordsBuiltInCatalog: Bool = false) {
         self.log = log
-        self.catalog = catalog
-        self.fold = EntitlementFold(catalog: catalog)
+        self.recordsBuiltInCatalog = recordsBuiltInCatalog
     }
+
+    /// The product catalog in force from the latest version's effective time on (the built-in one for a log that
+    /// records none).
+    public var catalog: Catalog { fold.catalog }
+
+    /// The fold, over the catalog versions the log holds.
+    public var fold: EntitlementFold { EntitlementFold(catalogs: catalogHistory) }
 
     /// Where the ledger's records name their evidence, for the log (``LedgerRecord/evidenceRange(inEncoded:)``):
     /// give it to `EventLog.verify` and `EventLog.repair` so that they tell evidence records rely on from a torn
-    /// pack tail (``openWriter(at:environment:app:catalog:fileSystem:options:)`` gives it to the log itself).
+    /// pack tail (``openWriter(at:environment:app:fileSystem:options:)`` gives it to the log itself).
     public static let evidenceReferences: EvidenceReferenceFinder = { LedgerRecord.evidenceRange(inEncoded: $0) }
 
     /// A reader of the ledger's records for `EventLog.verify`: each payload decoded with every check the whole
@@ -49,7 +59,7 @@ public final class Ledger: Sendable {
     /// Opens a data directory for writing, bound to `environment` and `app` (a directory bound to another
     /// environment or app is refused; `app` is recorded at the first write, see ``LedgerStore/AppIdentity``).
     public static func openWriter(
-        at directory: String, environment: LedgerEnvironment?, app: AppIdentity? = nil, catalog: Catalog = .visla,
+        at directory: String, environment: LedgerEnvironment?, app: AppIdentity? = nil,
         fileSystem: any FileSystem = PosixFileSystem(), options: LogOptions = .init()
     ) throws(ServiceError) -> Ledger {
         var options = options
@@ -58,16 +68,16 @@ public final class Ledger: Sendable {
             let log = try EventLog.openWriter(
                 at: directory, environment: environment?.rawValue, app: app, options: options,
                 fileSystem: fileSystem)
-            return Ledger(log: log, catalog: catalog)
+            return Ledger(log: log)
         } catch {
             throw ServiceError(error)
         }
     }
 
     /// Opens a data directory for reading (no lock; an empty or missing directory reads as empty).
-    public static func openReader(at directory: String, catalog: Catalog = .visla) throws(ServiceError) -> Ledger {
+    public static func openReader(at directory: String) throws(ServiceError) -> Ledger {
         do {
-            return Ledger(log: try EventLog.openReader(at: directory), catalog: catalog)
+            return Ledger(log: try EventLog.openReader(at: directory))
         } catch {
             throw ServiceError(error)
         }
@@ -100,12 +110,19 @@ public final class Ledger: Sendable {
     /// ``append(_:)`` of entries made by ``logEntry(for:)`` from records that reference their evidence already
     /// (the ingest pipeline checks each record on its verification threads; the commit then encodes nothing).
     func append(checked items: [(entry: LogEntry, evidence: HashedBytes?)]) throws(ServiceError) -> [AppendOutcome] {
+        // A fresh log's first write records the built-in catalog first (see `Ledger+Catalog.swift`).
+        let genesis = try genesisEntry(before: items)
         do {
             let withEvidence = items.compactMap(\.evidence)
             // Evidence is stored without its own sync; the append that follows makes it durable before the
             // records (one flush shared by every concurrent caller of the group commit). Each body was hashed
             // once, when it was verified.
             if !withEvidence.isEmpty { try log.putEvidence(hashed: withEvidence, durable: false) }
+            if let genesis {
+                let outcomes = try log.append(
+                    [genesis] + items.map(\.entry), syncingEvidenceFirst: !withEvidence.isEmpty)
+                return Array(outcomes.dropFirst())
+            }
             return try log.append(items.map(\.entry), syncingEvidenceFirst: !withEvidence.isEmpty)
         } catch {
             throw ServiceError(error)

@@ -41,6 +41,7 @@ extension LedgerRecord {
                 "operator": .string(void.operatorName),
             ])
         }
+        if let catalog { object["catalog"] = catalog.json }
         return .object(object)
     }
 }

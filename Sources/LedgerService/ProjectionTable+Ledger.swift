@@ -29,7 +29,14 @@ extension ProjectionTable {
     static func entries(of component: FoldRecords, fold: EntitlementFold, at: Instant) -> [Entry] {
         let users = component.userIds
         guard !users.isEmpty else { return [] }
-        return rows(users, fold.subscriptions(in: component, at: at, knownAt: nil), component.nextChange(after: at))
+        let owned = fold.subscriptions(in: component, at: at, knownAt: nil)
+        // A period's end need not be an instant of a record (a pass's, worked out from the catalog): the rows hold
+        // until the first end after `at` too.
+        var validUntil = component.nextChange(after: at)
+        for item in owned {
+            if let end = item.state.expiresAt, end > at, validUntil.map({ end < $0 }) ?? true { validUntil = end }
+        }
+        return rows(users, owned, validUntil)
     }
 
     /// One row per user: the devices of their entitled subscriptions, their best status.

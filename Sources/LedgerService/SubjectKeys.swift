@@ -1,10 +1,12 @@
 import LedgerCore
 
 /// The log's subject-index keys: `u:<userId>`, `a:<token>` (tokens outside the app's user scheme) and
-/// `o:<originalTransactionId>`.
+/// `o:<originalTransactionId>`; catalog versions under `c:catalog`.
 public enum SubjectKeys {
     /// Every key a record is indexed under.
     public static func keys(for record: LedgerRecord) -> [String] {
+        // Catalog versions are found together, under one key of their own (``Ledger/catalogKey``).
+        if record.catalog != nil { return [Ledger.catalogKey] }
         var keys: [String] = []
         let subject = record.subject
         if let id = subject.userId {

@@ -36,7 +36,7 @@ private let parser = LedgerMain.parser
     (["catlog"], "did you mean 'catalog'"),
     (["state", "--usr", "1"], "did you mean '--user'"),
     (["state", "--user"], "needs a value"),
-    (["catalog", "extra"], "unexpected argument"),
+    (["digest", "extra"], "unexpected argument"),
     (["inspect"], "missing FILE|-"),
     (["verify", "--json=yes"], "takes no value"),
     (["state", "--at", "1", "--at", "2"], "more than once"),

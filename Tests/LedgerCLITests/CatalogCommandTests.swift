@@ -48,8 +48,11 @@ func catalogFileRejectsBadShapes(_ text: String) throws {
         #"[{"productId":"com.visla.gps.monthly_1","period":"monthly","devices":1,"price":"4.90"},"#
             + #"{"productId":"com.visla.gps.annual_1","period":"annual","devices":1,"price":"35.00"},"#
             + #"{"productId":"com.visla.gps.monthly_1","period":"monthly","devices":5,"price":"4.90"}]"#)
-    let result = ledger(["catalog", "--json", "--catalog", path])
-    #expect(result.code == 1)
+    let result = ledger([
+        "catalog", "set", path, "--from", "2026-01-01", "--reason", "r", "--operator", "o", "--data",
+        directory.path + "/data",
+    ])
+    #expect(result.code == 64)
     #expect(
         result.err.hasPrefix(
             "error: catalog \(path): productId com.visla.gps.monthly_1 appears twice (products 1 and 3)"),
