@@ -25,7 +25,8 @@ enum CatalogCommand: LedgerCommand {
             record ('catalog set'); a log without a catalog record reads with the built-in 30 products, the \
             catalog in force from the beginning of time. Each period (a transaction's purchase to expiry, a pass, \
             a grant) takes the version in force at its start, so a version recorded later changes only the \
-            periods that start from its --from on. 'catalog set' reads FILE in the shape 'catalog --json' prints \
+            periods that start from its --from on. The text form names the record the version comes from; --json \
+            prints its products. 'catalog set' reads FILE in the shape 'catalog --json' prints \
             (or its products array); --dry-run lists the subscriptions whose devices, status or expiry would \
             differ, now and at --from, and appends nothing. Bad input is a usage error (exit 64), nothing appended.
             """,
@@ -48,33 +49,37 @@ enum CatalogCommand: LedgerCommand {
             throw CLIError.usage("\(option.name) belongs to 'ledger catalog set FILE'", command: "catalog")
         }
         let instant = try context.instant(at)
-        let ledger = try Commands.openReader(context)
-        defer { ledger.close() }
-        let history: CatalogHistory
-        do {
-            history = try ledger.readCatalogHistory()
-        } catch {
-            throw Commands.failure(error)
-        }
         let when = instant ?? Instant(milliseconds: SystemClock.wallMilliseconds())
-        let entry = history.entry(at: when)
+        let entry = try versionInForce(context, at: when)
         let catalog = entry?.version.catalog ?? .visla
         if context.json {
-            var object: JSONObject = [
-                "at": .string(when.iso8601), "products": .array(catalog.products.map(\.json)),
-                "source": .string(entry == nil ? "built-in" : "log"),
-            ]
-            object["seq"] = entry.map { .integer(Int64(clamping: $0.seq)) } ?? .null
-            object["effectiveFrom"] = entry.flatMap(effectiveJSON) ?? .null
-            object["recordedAt"] = entry.map { .string($0.recordedAt.iso8601) } ?? .null
-            object["reason"] = entry.map { .string($0.version.reason) } ?? .null
-            object["operator"] = entry.map { .string($0.version.operatorName) } ?? .null
-            context.printJSON(.object(object))
+            // The products alone, as `ledger catalog --json` always printed them; the text form says where they
+            // come from.
+            context.printJSON(.array(catalog.products.map(\.json)))
             return 0
         }
         Terminal.line(describe(entry, at: when))
         printTable(catalog)
         return 0
+    }
+
+    /// The log's catalog version in force at `when`; nil for the built-in catalog, which is in force where no
+    /// version is, and on a data directory that does not exist yet (a ledger with no records).
+    private static func versionInForce(_ context: CommandContext, at when: Instant) throws(CLIError)
+        -> CatalogHistory.Entry?
+    {
+        if try Commands.postgresURL(context) == nil,
+            (try? PosixFileSystem().stat(context.dataDirectory)) ?? nil == nil
+        {
+            return nil
+        }
+        let ledger = try Commands.openReader(context)
+        defer { ledger.close() }
+        do {
+            return try ledger.readCatalogHistory().entry(at: when)
+        } catch {
+            throw Commands.failure(error)
+        }
     }
 
     /// Where the version in force comes from, in a line.
@@ -88,10 +93,6 @@ enum CatalogCommand: LedgerCommand {
             ? "from the beginning of time" : "from \(entry.version.effectiveFrom.iso8601)"
         return "catalog in force at \(at.iso8601): record \(entry.seq) (\(from); \"\(entry.version.reason)\" by "
             + "\(entry.version.operatorName), recorded \(entry.recordedAt.iso8601))"
-    }
-
-    private static func effectiveJSON(_ entry: CatalogHistory.Entry) -> JSONValue? {
-        entry.version.effectiveFrom == .distantPast ? nil : .string(entry.version.effectiveFrom.iso8601)
     }
 
     /// The products as a table.
