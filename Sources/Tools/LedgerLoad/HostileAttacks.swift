@@ -6,10 +6,12 @@ import Synchronization
     import Glibc
 #endif
 
-/// The attackers of ``HostileRun``, each kind on its own thread (the heavy readers on one thread each).
+/// The attackers of ``HostileRun``, each kind on its own thread (the heavy readers on one thread each), `niceness`
+/// nicer than the process.
 enum HostileAttacks {
     static func start(
-        apiPort: UInt16, headers: HTTPHeaders, from: UInt64, until end: UInt64, tally: Shared<HostileRun.Tally>
+        apiPort: UInt16, headers: HTTPHeaders, niceness: Int32, from: UInt64, until end: UInt64,
+        tally: Shared<HostileRun.Tally>
     ) -> [pthread_t] {
         let authorization = headers["Authorization"].map { "Authorization: \($0)\r\n" } ?? ""
         let openAPI = Array(
@@ -23,6 +25,7 @@ enum HostileAttacks {
         // Slow readers: pipeline GET /openapi.yaml, then read 32 KiB every 4 s; reconnect when cut.
         threads.append(
             try! startThread(detached: false) {
+                setThreadNiceness(niceness)
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.slowReaders)
                 var cuts = 0
@@ -41,6 +44,7 @@ enum HostileAttacks {
         // Slowloris: a head one header line a second, never finished; a fresh connection when cut.
         threads.append(
             try! startThread(detached: false) {
+                setThreadNiceness(niceness)
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.slowloris)
                 var reconnects = 0
@@ -60,6 +64,7 @@ enum HostileAttacks {
         // Never-readers: pipeline heavy reads and read nothing; a fresh connection when cut.
         threads.append(
             try! startThread(detached: false) {
+                setThreadNiceness(niceness)
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.neverReaders)
                 var cuts = 0
@@ -79,6 +84,7 @@ enum HostileAttacks {
         for _ in 0..<HostileRun.heavyReaders {
             threads.append(
                 try! startThread(detached: false) {
+                    setThreadNiceness(niceness)
                     sleep(until: from)
                     var statuses: [Int: Int] = [:]
                     let client = HTTPClient(port: apiPort, timeout: .seconds(15))

@@ -110,7 +110,9 @@ enum HostileRun {
                 let result = highest
                 tally.withLock { $0.rssMaxKiB = result }
             })
-        threads += HostileAttacks.start(apiPort: apiPort, headers: headers, from: attackFrom, until: end, tally: tally)
+        threads += HostileAttacks.start(
+            apiPort: apiPort, headers: headers, niceness: options.attackerNiceness, from: attackFrom, until: end,
+            tally: tally)
         for thread in threads { pthread_join(thread, nil) }
         return report(tally.withLock { $0 }, options: options)
     }

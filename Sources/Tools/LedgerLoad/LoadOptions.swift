@@ -27,6 +27,8 @@ struct LoadOptions {
     var apiPort: UInt16 = 0
     /// For `hostile`: the server's pid, whose resident set is sampled (`--server-pid`).
     var serverPid: Int32 = 0
+    /// For `hostile`: how much nicer than this process the attackers' threads run (`--attacker-niceness`, 0…19).
+    var attackerNiceness: Int32 = 0
 
     static let usage = """
         OVERVIEW: load client for the ledger's HTTP server (requests/s and latency percentiles)
@@ -49,6 +51,8 @@ struct LoadOptions {
                 is attacked: 300 slow readers, 100 reconnecting slowloris, 250 heavy /v1/events readers, 300
                 clients that never read (loopback only; --header goes to the API's readers). Prints webhook
                 p50/p99 and 503s, /healthz p99 on the webhook listener, and the max RSS of --server-pid.
+                --attacker-niceness N runs the attackers N nicer (on loopback they share the server's cores,
+                which attackers elsewhere would not: 19 leaves them only idle time).
         serve   a demo server with the ledger's route shapes (POST /webhooks/apple, GET
                 /v1/users/{id}/entitlement, GET /healthz, GET /metrics); --commit-us makes the webhook
                 block that long, like a group commit. Prints `listening on http://HOST:PORT`; SIGTERM stops it.
@@ -90,6 +94,12 @@ struct LoadOptions {
             case "--clients": options.clients = try number(try value(flag), flag)
             case "--duration": options.seconds = try decimal(try value(flag), flag)
             case "--warmup": options.warmup = try decimal(try value(flag), flag)
+            case "--attacker-niceness":
+                let text = try value(flag)
+                guard let niceness = Int32(text), (0...19).contains(niceness) else {
+                    throw LoadError("\(flag) is a niceness from 0 to 19, not '\(text)'")
+                }
+                options.attackerNiceness = niceness
             case "--commit-us": options.commitMicroseconds = try number(try value(flag), flag)
             case "--json": options.json = true
             case "--api-url":
