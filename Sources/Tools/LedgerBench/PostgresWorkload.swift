@@ -10,7 +10,9 @@ import LedgerSystem
 
 /// The PostgreSQL rows' inputs: the same workload and batches as the file log's rows, against a server named by
 /// `$LEDGER_BENCH_POSTGRES` (or `$LEDGER_TEST_POSTGRES`, which `Scripts/postgres run` sets). Each run gets a schema
-/// of its own; every schema is dropped when the benchmark exits. Without a server the rows are left out.
+/// of its own; every schema is dropped when the benchmark exits (kept, and named on stderr, when
+/// `$LEDGER_BENCH_POSTGRES_KEEP` is set: to point `ledger serve --store` at a populated ledger). Without a server
+/// the rows are left out.
 enum PostgresWorkload {
     /// The server's connection string, when one was given.
     static let baseURL: String? = {
@@ -54,8 +56,8 @@ enum PostgresWorkload {
     /// by record with its times, so both chains end in the same hash), built once.
     static func populationURL(_ base: String, _ context: BenchContext, records: Int) throws -> String {
         if let built = populations[records] { return built }
-        let started = now()
         let population = try context.population(records: records)
+        let started = now()
         let url = try freshURL(base)
         let source = try EventLog.openReader(at: population.path)
         defer { source.close() }
@@ -79,11 +81,15 @@ enum PostgresWorkload {
         context.note(
             "PostgreSQL copy of the population of \(format(Double(population.records))) records: appended in "
                 + "batches of 10,000 in \(fixed(seconds, 1)) s (\(format(Double(population.records) / seconds)) "
-                + "records/s, building the file log included)")
+                + "records/s)")
         return url
     }
 
     static func dropAll() {
+        if getenv("LEDGER_BENCH_POSTGRES_KEEP") != nil {
+            for schema in schemas { PopulationLog.progress("kept schema \(schema)\n") }
+            return
+        }
         guard let base = baseURL, let connection = try? PostgresConnection(base) else { return }
         for schema in schemas { _ = try? connection.run("DROP SCHEMA IF EXISTS \(schema) CASCADE") }
         schemas = []
