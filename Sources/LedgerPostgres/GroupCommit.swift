@@ -1,13 +1,34 @@
 import LedgerStore
 import LedgerSystem
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Group commit for one store handle (``GroupCommitQueue``, as the file log's): callers queue their entries; one
 /// of them, the leader, commits everyone's queued entries in one transaction, so concurrent requests share one
 /// round of COMMIT (one WAL flush) instead of waiting for each other's.
+///
+/// A caller about to lead waits a moment (at most ``gatherMicroseconds``) until as many requests are queued as were
+/// in flight when the last commit ended (its batch, whose callers are about to queue their next requests, and the
+/// requests queued meanwhile): without that, 16 writers split into two alternating transactions of 8, each paying
+/// a whole commit (a WAL flush).
 final class GroupCommit: @unchecked Sendable {
-    // @unchecked Sendable: `queue` is only touched while holding `lock`.
+    // @unchecked Sendable: `queue` and the counters are only touched while holding `lock`.
     private let lock = ConditionLock()
     private var queue: GroupCommitQueue<[LogEntry], Result<[AppendOutcome], LogError>>
+    /// Requests queued and not yet taken by a leader.
+    private var queued = 0
+    /// Whether a leader is committing.
+    private var leading = false
+    /// Requests in flight when the last commit ended: its batch and those queued meanwhile.
+    private var inFlight = 0
+    /// The first ticket no leader took yet (batches take the queue's front, so tickets below it are taken).
+    private var firstUntaken = 0
+    /// Callers waiting for the queue to fill up to `inFlight`.
+    private var gathering = 0
+    /// How long a leader waits for the last batch's callers.
+    static let gatherMicroseconds = 1_000
 
     /// A group commit whose transactions take at most `maxRecords` records from the queue (a single larger call
     /// still goes whole).
@@ -23,16 +44,31 @@ final class GroupCommit: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let ticket = queue.enqueue { _ in entries }
+        queued += 1
+        if gathering > 0 && queued >= inFlight { lock.broadcast() }
+        var gathered = false
         while true {
+            if !gathered && !leading && ticket >= firstUntaken && queued < inFlight {
+                gathered = true
+                gathering += 1
+                _ = lock.wait(until: Self.deadline(microseconds: Self.gatherMicroseconds))
+                gathering -= 1
+                continue
+            }
             switch queue.next(ticket) {
             case .done(let result):
                 return try result.get()
             case .wait:
                 lock.wait()
             case .lead(let batch):
+                leading = true
+                queued -= batch.count
+                firstUntaken = (batch.last?.ticket ?? firstUntaken - 1) + 1
                 lock.unlock()
                 let result = Result { () throws(LogError) in try commit(batch.flatMap(\.request)) }
                 lock.lock()
+                leading = false
+                inFlight = batch.count + queued
                 var start = 0
                 queue.finish(
                     batch.map { request in
@@ -42,5 +78,13 @@ final class GroupCommit: @unchecked Sendable {
                 lock.broadcast()
             }
         }
+    }
+
+    /// The wall-clock instant `microseconds` from now, as the condition's timed wait takes it.
+    private static func deadline(microseconds: Int) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int(now.tv_nsec) + microseconds * 1_000
+        return timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }

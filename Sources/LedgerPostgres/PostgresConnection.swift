@@ -6,7 +6,7 @@ import CPostgres
 /// a `Mutex`). Every statement goes through ``execute(_:_:)`` with binary parameters and binary results, or
 /// ``run(_:)`` for parameterless scripts (DDL, `BEGIN`…).
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// The connection string without its password, for messages.
     public let displayURL: String
 
@@ -69,9 +69,23 @@ public final class PostgresConnection {
     /// binary (read it with ``PostgresResult``'s accessors).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+        let result = Self.withEncoded(parameters) { count, types, values, lengths, formats in
+            PQexecParams(handle, sql, count, types, values, lengths, formats, 1)
+        }
+        return try check(result, sql)
+    }
+
+    /// Calls `body` with parameters in libpq's form: their count, type OIDs, binary values, lengths and formats
+    /// (all binary); the pointers are valid only during the call.
+    static func withEncoded<R>(
+        _ parameters: [PostgresValue],
+        _ body: (Int32, [UInt32], [UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+    ) -> R {
         var buffer: [UInt8] = []
         var starts: [Int] = []
         var lengths: [Int32] = []
+        starts.reserveCapacity(parameters.count)
+        lengths.reserveCapacity(parameters.count)
         for parameter in parameters {
             let start = buffer.count
             parameter.encode(into: &buffer)
@@ -81,16 +95,15 @@ public final class PostgresConnection {
         let types = parameters.map(\.oid)
         let formats = [Int32](repeating: 1, count: parameters.count)
         buffer.append(0)  // so that an empty last value still has an address inside the buffer
-        let result = buffer.withUnsafeBytes { raw -> OpaquePointer? in
+        return buffer.withUnsafeBytes { raw -> R in
             let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
             let values: [UnsafePointer<CChar>?] = starts.map { UnsafePointer(base + $0) }
-            return PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            return body(Int32(parameters.count), types, values, lengths, formats)
         }
-        return try check(result, sql)
     }
 
     /// Wraps a result, turning a failed one into an error.
-    private func check(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) -> PostgresResult {
+    func check(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) -> PostgresResult {
         guard let result else {
             throw PostgresError(
                 .connection,

@@ -3,7 +3,10 @@ import CPostgres
 /// One statement's result (`PGresult`), freed exactly once when the value goes away. Values are in PostgreSQL's
 /// binary format (``PostgresConnection/execute(_:_:)`` asks for it); the accessors decode the types the ledger
 /// uses.
-public final class PostgresResult {
+///
+/// `@unchecked Sendable`: a `PGresult` is never changed after libpq made it (libpq documents reading one from
+/// several threads as safe), and this class only reads it.
+public final class PostgresResult: @unchecked Sendable {
     private let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) {

@@ -6,6 +6,11 @@ final class PostgresSession {
     let connection: PostgresConnection
     /// Whether the ledger's tables are known to exist.
     var schemaReady = false
+    /// The statements prepared on this connection (forgotten when it reconnects).
+    var prepared: Set<String> = []
+    /// The head this connection's last commit left, while nothing since made it uncertain: the next append
+    /// assumes it (one round trip) and falls back to reading the head when another writer moved it.
+    var committedHead: PostgresHead?
 
     init(_ connection: PostgresConnection) {
         self.connection = connection
@@ -29,6 +34,54 @@ final class PostgresSession {
         } catch {
             throw Self.logError(error)
         }
+    }
+
+    /// Runs statements in one round trip (``PostgresConnection/pipeline(_:)``).
+    @discardableResult
+    func pipeline(_ statements: [PostgresStatement]) throws(LogError) -> [PostgresResult] {
+        do {
+            return try connection.pipeline(statements)
+        } catch {
+            throw Self.logError(error)
+        }
+    }
+
+    /// Runs one of the ledger's queries, prepared on this connection the first time.
+    func execute(_ query: PostgresQuery, _ parameters: [PostgresValue] = []) throws(LogError) -> PostgresResult {
+        do {
+            if !prepared.contains(query.name) {
+                try connection.prepare(query.name, query.sql, types: query.parameterTypes)
+                prepared.insert(query.name)
+            }
+            return try connection.executePrepared(query.name, parameters)
+        } catch {
+            throw Self.logError(error)
+        }
+    }
+
+    /// Sends `statements` and COMMIT in one round trip (a transaction `BEGIN` opened, in the pipeline or
+    /// before); a failure rolls the transaction back.
+    /// - Throws: the first failure; when the connection broke, saying that whether the commit took effect is
+    ///   unknown.
+    func commit(_ statements: [PostgresStatement]) throws(LogError) {
+        do {
+            try connection.pipeline(statements + [PostgresStatement("COMMIT")])
+        } catch {
+            rollback()
+            let failure = Self.logError(error)
+            guard error.code == .connection else { throw failure }
+            throw LogError(
+                failure.code,
+                "the commit did not complete, so whether it took effect is unknown: \(failure.message) "
+                    + "(retrying is safe: records already stored come back as duplicates)", cause: error)
+        }
+    }
+
+    /// Forgets what the connection held (after it reconnected).
+    func forgetConnectionState() {
+        schemaReady = false
+        prepared = []
+        committedHead = nil
     }
 
     /// Runs `body` in a transaction: COMMIT when it returns (durable: the commit waits for the WAL flush), and

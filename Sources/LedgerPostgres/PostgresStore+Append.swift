@@ -1,4 +1,13 @@
+import LedgerCrypto
 import LedgerStore
+
+/// A record about to be inserted.
+struct PostgresRow {
+    var entry: LogEntry
+    var seq: UInt64
+    var time: Int64
+    var hash: [UInt8]
+}
 
 /// The head of the ledger as the writers' transaction sees it.
 struct PostgresHead {
@@ -38,37 +47,55 @@ extension PostgresStore {
         try append([entry])[0]
     }
 
-    /// One transaction: lock, read the head, find duplicates, insert the new records and their subject keys.
+    /// One transaction holding the batch, the evidence put since the last one, and the batch's subject keys.
+    ///
+    /// After this handle's own commit the head is known, so the transaction goes in one round trip: lock, insert
+    /// and commit assuming that head. When another writer moved the head, or a key is stored already, the
+    /// inserts collide with the stored rows (seq and idempotency key are unique), the transaction rolls back,
+    /// and it runs again the long way: lock, read the head and the stored keys, insert, commit.
     func commitBatch(_ entries: [LogEntry]) throws(LogError) -> [AppendOutcome] {
-        let (outcomes, head) = try withWriter { session throws(LogError) -> ([AppendOutcome], PostgresHead) in
-            try session.createTables()
-            return try session.transaction { () throws(LogError) in
-                try session.execute(PostgresSchema.lockStatement)
-                var head = try lockedHead(session)
-                let existing = try storedSeqs(session, keys: entries.map(\.idempotencyKey))
-                var outcomes: [AppendOutcome] = []
-                outcomes.reserveCapacity(entries.count)
-                var inBatch: [String: UInt64] = [:]
-                var rows: [(entry: LogEntry, seq: UInt64, time: Int64, hash: [UInt8])] = []
-                let now = clock()
-                for entry in entries {
-                    if let seq = existing[entry.idempotencyKey] ?? inBatch[entry.idempotencyKey] {
-                        outcomes.append(.duplicate(seq: seq))
-                        continue
+        let evidence = pendingEvidence.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        let outcomes: [AppendOutcome]
+        let head: PostgresHead
+        do throws(LogError) {
+            (outcomes, head) = try withWriter { session throws(LogError) -> ([AppendOutcome], PostgresHead) in
+                try session.createTables()
+                if let assumed = session.committedHead {
+                    session.committedHead = nil
+                    let batch = plan(entries, after: assumed, stored: [:])
+                    do throws(LogError) {
+                        try session.commit(
+                            [PostgresStatement("BEGIN"), PostgresStatement(PostgresSchema.lockStatement)]
+                                + inserts(batch.rows, evidence: evidence))
+                        session.committedHead = batch.head
+                        return (batch.outcomes, batch.head)
+                    } catch {
+                        // Another writer appended, or a key is stored already: the long way below.
+                        guard Self.isCollision(error) else { throw error }
                     }
-                    let seq = head.seq + 1
-                    let time = max(head.time, entry.recordedAt ?? now)
-                    let hash = LogFormat.chainHash(previous: head.hash, seq: seq, recordedAt: time, entry: entry)
-                    rows.append((entry, seq, time, hash))
-                    inBatch[entry.idempotencyKey] = seq
-                    outcomes.append(.appended(seq: seq, recordedAt: time))
-                    head.seq = seq
-                    head.time = time
-                    head.hash = hash
                 }
-                try insert(session, rows)
-                return (outcomes, head)
+                try session.run("BEGIN")
+                let batch: (outcomes: [AppendOutcome], rows: [PostgresRow], head: PostgresHead)
+                do throws(LogError) {
+                    try session.execute(PostgresSchema.lockStatement)
+                    let head = try lockedHead(session)
+                    batch = plan(
+                        entries, after: head, stored: try storedSeqs(session, keys: entries.map(\.idempotencyKey)))
+                } catch {
+                    session.rollback()
+                    throw error
+                }
+                try session.commit(inserts(batch.rows, evidence: evidence))
+                session.committedHead = batch.head
+                return (batch.outcomes, batch.head)
             }
+        } catch {
+            // Evidence must reach the database before the records that name it, whoever's batch carries them.
+            if !evidence.isEmpty { pendingEvidence.withLock { $0.insert(contentsOf: evidence, at: 0) } }
+            throw error
         }
         knownEnvironment.withLock { $0 = head.environment }
         if let identity = head.identity { knownIdentity.withLock { $0 = identity } }
@@ -76,6 +103,41 @@ extension PostgresStore {
             if head.seq >= last.seq { last = (head.seq, head.hash, head.time) }
         }
         return outcomes
+    }
+
+    /// Seqs, times and chain hashes for the entries after `head`; entries whose key is `stored` or earlier in the
+    /// batch are duplicates.
+    private func plan(_ entries: [LogEntry], after head: PostgresHead, stored: [String: UInt64])
+        -> (outcomes: [AppendOutcome], rows: [PostgresRow], head: PostgresHead)
+    {
+        var head = head
+        var outcomes: [AppendOutcome] = []
+        outcomes.reserveCapacity(entries.count)
+        var inBatch: [String: UInt64] = [:]
+        var rows: [PostgresRow] = []
+        rows.reserveCapacity(entries.count)
+        let now = clock()
+        for entry in entries {
+            if let seq = stored[entry.idempotencyKey] ?? inBatch[entry.idempotencyKey] {
+                outcomes.append(.duplicate(seq: seq))
+                continue
+            }
+            let seq = head.seq + 1
+            let time = max(head.time, entry.recordedAt ?? now)
+            let hash = LogFormat.chainHash(previous: head.hash, seq: seq, recordedAt: time, entry: entry)
+            rows.append(PostgresRow(entry: entry, seq: seq, time: time, hash: hash))
+            inBatch[entry.idempotencyKey] = seq
+            outcomes.append(.appended(seq: seq, recordedAt: time))
+            head.seq = seq
+            head.time = time
+            head.hash = hash
+        }
+        return (outcomes, rows, head)
+    }
+
+    /// Whether an append failed on a unique key: the head it assumed moved, or a key was stored already.
+    static func isCollision(_ error: LogError) -> Bool {
+        (error.cause as? PostgresError)?.sqlState == "23505"
     }
 
     /// The head, and the environment (binding it now when this is the first append). Holding the writers' lock.
@@ -158,29 +220,29 @@ extension PostgresStore {
         return seqs
     }
 
-    /// Inserts records (a multi-row INSERT per 1,000) and their distinct subject keys (one INSERT from arrays).
-    private func insert(
-        _ session: PostgresSession, _ rows: [(entry: LogEntry, seq: UInt64, time: Int64, hash: [UInt8])]
-    ) throws(LogError) {
-        let chunk = 1_000
-        for start in stride(from: 0, to: rows.count, by: chunk) {
-            let slice = rows[start..<min(start + chunk, rows.count)]
-            var sql = "INSERT INTO records (\(PostgresSchema.recordColumns)) VALUES "
-            var parameters: [PostgresValue] = []
-            parameters.reserveCapacity(slice.count * 6)
-            for (index, row) in slice.enumerated() {
-                let base = index * 6
-                sql += index == 0 ? "" : ","
-                sql += "($\(base + 1),$\(base + 2),$\(base + 3),$\(base + 4),$\(base + 5),$\(base + 6))"
-                parameters.append(.int64(Int64(row.seq)))
-                parameters.append(.int64(row.time))
-                parameters.append(.text(row.entry.idempotencyKey))
-                parameters.append(.textArray(row.entry.subjectKeys))
-                parameters.append(.bytes(row.entry.payload))
-                parameters.append(.bytes(row.hash))
-            }
-            try session.execute(sql, parameters)
+    /// The statements inserting a batch: its evidence, its records and their distinct subject keys, one
+    /// statement each (arrays unnested by the server, so a batch's size never changes the statement's text).
+    private func inserts(_ rows: [PostgresRow], evidence: [HashedBytes]) -> [PostgresStatement] {
+        var statements: [PostgresStatement] = []
+        if !evidence.isEmpty {
+            statements.append(
+                PostgresStatement(
+                    "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
+                        + "ON CONFLICT (sha256) DO NOTHING",
+                    [.bytesArray(evidence.map(\.sha256)), .bytesArray(evidence.map(\.bytes))]))
         }
+        guard !rows.isEmpty else { return statements }
+        statements.append(
+            PostgresStatement(
+                "INSERT INTO records (\(PostgresSchema.recordColumns)) SELECT s, t, k, c::text[], p, h FROM "
+                    + "unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::bytea[], $6::bytea[]) "
+                    + "AS u(s, t, k, c, p, h)",
+                [
+                    .int64Array(rows.map { Int64($0.seq) }), .int64Array(rows.map(\.time)),
+                    .textArray(rows.map(\.entry.idempotencyKey)),
+                    .textArray(rows.map { PostgresValue.arrayLiteral($0.entry.subjectKeys) }),
+                    .bytesArray(rows.map(\.entry.payload)), .bytesArray(rows.map(\.hash)),
+                ]))
         var keys: [String] = []
         var seqs: [Int64] = []
         for row in rows {
@@ -191,10 +253,12 @@ extension PostgresStore {
             }
         }
         if !keys.isEmpty {
-            try session.execute(
-                "INSERT INTO record_subjects (subject_key, seq) SELECT * FROM unnest($1::text[], $2::int8[])",
-                [.textArray(keys), .int64Array(seqs)])
+            statements.append(
+                PostgresStatement(
+                    "INSERT INTO record_subjects (subject_key, seq) SELECT * FROM unnest($1::text[], $2::int8[])",
+                    [.textArray(keys), .int64Array(seqs)]))
         }
+        return statements
     }
 
     /// An integer column, or damage.

@@ -11,9 +11,17 @@ extension PostgresStore {
         return hashed.map(\.sha256)
     }
 
-    /// ``putEvidence(batch:)`` of evidence whose SHA-256 is known. Always durable: a commit is.
+    /// ``putEvidence(batch:)`` of evidence whose SHA-256 is known: committed now, or (`durable: false`) kept for
+    /// the next append, whose transaction inserts it before its records (one round trip for both).
     public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
         guard !batch.isEmpty else { return }
+        guard durable else {
+            guard isWriter else {
+                throw LogError(.notWritable, "this store was opened for reading; open it as a writer")
+            }
+            pendingEvidence.withLock { $0.append(contentsOf: batch) }
+            return
+        }
         try withWriter { session throws(LogError) in
             try session.createTables()
             try session.execute(
@@ -26,9 +34,10 @@ extension PostgresStore {
     /// The evidence with this SHA-256, or nil when none is stored.
     /// - Throws: `LogError.Code.evidenceDamaged` when the stored bytes no longer hash to their key.
     public func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]? {
+        if let pending = pendingEvidence.withLock({ $0.first { $0.sha256 == sha256 }?.bytes }) { return pending }
         let bytes = try withReader { session throws(LogError) -> [UInt8]? in
             guard try session.tablesExist() else { return nil }
-            let result = try session.execute("SELECT payload FROM evidence WHERE sha256 = $1", [.bytes(sha256)])
+            let result = try session.execute(PostgresQuery.evidence, [.bytes(sha256)])
             return result.rowCount == 1 ? result.bytes(0, 0) : nil
         }
         guard let bytes else { return nil }

@@ -18,7 +18,7 @@ extension PostgresStore {
         do {
             read = try withReader { session throws(LogError) -> (UInt64, [UInt8], Int64)? in
                 guard try session.tablesExist() else { return nil }
-                let result = try session.execute("SELECT seq, hash, recorded_at FROM records ORDER BY seq DESC LIMIT 1")
+                let result = try session.execute(PostgresQuery.head)
                 guard result.rowCount == 1 else { return nil }
                 return (UInt64(try Self.integer(result, 0, 0)), result.bytes(0, 1), try Self.integer(result, 0, 2))
             }
@@ -38,45 +38,51 @@ extension PostgresStore {
     public func record(seq: UInt64) throws(LogError) -> LogRecord {
         let found = try withReader { session throws(LogError) -> LogRecord? in
             guard seq > 0, seq <= UInt64(Int64.max), try session.tablesExist() else { return nil }
-            let result = try session.execute(
-                "SELECT \(PostgresSchema.recordColumns) FROM records WHERE seq = $1", [.int64(Int64(seq))])
+            let result = try session.execute(PostgresQuery.record, [.int64(Int64(seq))])
             return result.rowCount == 1 ? try Self.decodeRecord(result, 0) : nil
         }
         guard let found else { throw LogError(.notFound, "the ledger has no record \(seq)") }
         return found
     }
 
-    /// Calls `body` with every record from `seq` to the head as it was when the call began, in order, fetching
-    /// pages of 2,000 records. A missing seq stops the scan with `LogError.Code.damaged`.
+    /// Calls `body` with every record from `seq` to the head as it was when the call began, in order: one
+    /// statement streaming the records in binary (`COPY … TO STDOUT`) on a connection of its own, so `body` may
+    /// use the store. A missing seq stops the scan with `LogError.Code.damaged`.
     public func forEach(from seq: UInt64 = 1, _ body: (LogRecord) throws -> Void) throws {
         let end = head.seq
         var next = max(seq, 1)
-        while next <= end {
-            let from = next
-            let page = try withReader { session throws(LogError) -> [LogRecord] in
-                let result = try session.execute(
-                    "SELECT \(PostgresSchema.recordColumns) FROM records WHERE seq >= $1 AND seq <= $2 "
-                        + "ORDER BY seq LIMIT 2000", [.int64(Int64(from)), .int64(Int64(end))])
-                var records: [LogRecord] = []
-                records.reserveCapacity(result.rowCount)
-                for row in 0..<result.rowCount { records.append(try Self.decodeRecord(result, row)) }
-                return records
-            }
-            guard !page.isEmpty else { throw Self.gap(next) }
-            for record in page {
-                guard record.seq == next else { throw Self.gap(next) }
-                try body(record)
-                next += 1
-            }
+        guard next <= end else { return }
+        // Two integers: nothing from outside reaches the statement's text.
+        let query =
+            "SELECT \(PostgresSchema.recordColumns) FROM records WHERE seq >= \(next) AND seq <= \(end) ORDER BY seq"
+        try walk(query) { row in
+            let record = try Self.decodeRecord(row)
+            guard record.seq == next else { throw Self.gap(next) }
+            try body(record)
+            next += 1
         }
+        guard next > end else { throw Self.gap(next) }
+    }
+
+    /// Streams `query`'s rows on an idle walk connection (a new one when none is idle); the connection goes back
+    /// to the idle ones when the stream ended, and is closed when `row` stopped it.
+    func walk(_ query: String, _ row: (PostgresCopyRow) throws -> Void) throws {
+        guard !closed.load(ordering: .acquiring) else { throw Self.closedError }
+        let session = try walkers.take() ?? Self.connect(connectionString)
+        try Self.heal(session)
+        do {
+            try session.connection.copyOut(query, row)
+        } catch let error as PostgresError {
+            throw PostgresSession.logError(error)
+        }
+        if !closed.load(ordering: .acquiring) { walkers.give(session) }
     }
 
     /// The seqs of the records indexed under a subject key, ascending.
     public func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64] {
         try withReader { session throws(LogError) -> [UInt64] in
             guard try session.tablesExist() else { return [] }
-            let result = try session.execute(
-                "SELECT seq FROM record_subjects WHERE subject_key = $1 ORDER BY seq", [.text(key)])
+            let result = try session.execute(PostgresQuery.subjectSeqs, [.text(key)])
             var seqs: [UInt64] = []
             seqs.reserveCapacity(result.rowCount)
             for row in 0..<result.rowCount { seqs.append(UInt64(try Self.integer(result, row, 0))) }
@@ -84,11 +90,29 @@ extension PostgresStore {
         }
     }
 
+    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
+    /// ascending, leaving out the seqs in `skipping`: one prepared query for the key (not one per record).
+    public func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let result = try withReader { session throws(LogError) -> PostgresResult? in
+            guard try session.tablesExist() else { return nil }
+            return try session.execute(PostgresQuery.subjectPayloads, [.text(key)])
+        }
+        guard let result else { return }
+        for row in 0..<result.rowCount {
+            let seq = UInt64(try Self.integer(result, row, 0))
+            if skipping.contains(seq) { continue }
+            let recordedAt = try Self.integer(result, row, 1)
+            try result.withBytes(row, 2) { try body(seq, recordedAt, $0) }
+        }
+    }
+
     /// The seq of the record with this idempotency key, if stored.
     public func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64? {
         try withReader { session throws(LogError) -> UInt64? in
             guard try session.tablesExist() else { return nil }
-            let result = try session.execute("SELECT seq FROM records WHERE idempotency_key = $1", [.text(key)])
+            let result = try session.execute(PostgresQuery.idempotencyKey, [.text(key)])
             return result.rowCount == 1 ? UInt64(try Self.integer(result, 0, 0)) : nil
         }
     }
@@ -115,6 +139,20 @@ extension PostgresStore {
             seq: UInt64(try integer(result, row, 0)), recordedAt: try integer(result, row, 1),
             idempotencyKey: result.text(row, 2), subjectKeys: subjectKeys, payload: result.bytes(row, 4),
             hash: result.bytes(row, 5), segment: "table records", offset: 0)
+    }
+
+    /// A streamed row of ``PostgresSchema/recordColumns`` as a record, decoded from its binary fields.
+    static func decodeRecord(_ row: PostgresCopyRow) throws(LogError) -> LogRecord {
+        guard row.count == 6, let seq = row.int64(0), seq > 0, let recordedAt = row.int64(1), !row.isNull(2),
+            !row.isNull(4), !row.isNull(5),
+            let subjectKeys = PostgresResult.decodeArray(row[3], { String(decoding: $0, as: UTF8.self) })
+        else {
+            throw LogError(.damaged, "a row of the records table is not in the shape this program reads")
+        }
+        return LogRecord(
+            seq: UInt64(seq), recordedAt: recordedAt, idempotencyKey: String(decoding: row[2], as: UTF8.self),
+            subjectKeys: subjectKeys, payload: Array(row[4]), hash: Array(row[5]), segment: "table records",
+            offset: 0)
     }
 
     static func gap(_ seq: UInt64) -> LogError {

@@ -1,3 +1,4 @@
+import LedgerCrypto
 import LedgerStore
 import LedgerSystem
 import Synchronization
@@ -22,6 +23,10 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
     let writer: Mutex<PostgresSession?>
     let reader: Mutex<PostgresSession?>
     let commits = GroupCommit()
+    /// Idle connections for walks (``forEach(from:_:)``), each streaming one COPY at a time.
+    let walkers = WalkConnections()
+    /// Evidence put with `durable: false`, inserted by the next append's transaction (before its records).
+    let pendingEvidence = Mutex<[HashedBytes]>([])
     /// The bound environment, once known (it never changes after that).
     let knownEnvironment = Mutex<String?>(nil)
     /// The bound app identity, once known (it only ever gains an App Apple ID after that).
@@ -142,6 +147,7 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         writer.withLock { $0 = nil }
         reader.withLock { $0 = nil }
+        walkers.removeAll()
     }
 
     static func connect(_ connectionString: String) throws(LogError) -> PostgresSession {
@@ -204,7 +210,37 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
         } catch {
             throw PostgresSession.logError(error)
         }
-        session.schemaReady = false
+        session.forgetConnectionState()
         return true
+    }
+}
+
+/// The idle connections of a store's walks. `@unchecked Sendable`: `idle` is only touched holding `lock`, and a
+/// connection taken out is used by its taker alone until it gives it back.
+final class WalkConnections: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var idle: [PostgresSession] = []
+    /// The most idle connections kept.
+    private let limit = 2
+
+    /// An idle connection, if any.
+    func take() -> PostgresSession? {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.popLast()
+    }
+
+    /// Keeps a connection whose walk ended cleanly for the next walk (closes it when enough are idle).
+    func give(_ session: PostgresSession) {
+        lock.lock()
+        defer { lock.unlock() }
+        if idle.count < limit { idle.append(session) }
+    }
+
+    /// Closes every idle connection.
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        idle = []
     }
 }

@@ -16,6 +16,21 @@ public enum PostgresValue: Sendable, Hashable {
     /// `int8[]`, one dimension.
     case int64Array([Int64])
 
+    /// A `text[]` in PostgreSQL's text form (`{"a","b\"c"}`), every element quoted: for a column of arrays
+    /// sent as one `text[]` of these and cast back by the server (arrays of arrays must be rectangular).
+    static func arrayLiteral(_ elements: [String]) -> String {
+        var text = "{"
+        for (index, element) in elements.enumerated() {
+            text += index == 0 ? "\"" : ",\""
+            for scalar in element.unicodeScalars {
+                if scalar == "\"" || scalar == "\\" { text += "\\" }
+                text.unicodeScalars.append(scalar)
+            }
+            text += "\""
+        }
+        return text + "}"
+    }
+
     /// The type's OID, as the server's catalog numbers it.
     var oid: UInt32 {
         switch self {

@@ -37,6 +37,12 @@ public protocol RecordStore: EvidenceStorage {
     func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
     /// The seqs of the records indexed under a subject key, ascending.
     func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
+    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
+    /// ascending, leaving out the seqs in `skipping`; the payload is valid only during the call. A default reads
+    /// ``seqs(forSubjectKey:)`` and then each ``record(seq:)``; a store that can do it in one read does.
+    func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws
     /// Releases the store (and the writer lock).
     func close()
 }

@@ -29,7 +29,9 @@ struct BenchOptions {
           --dir DIR           where the temporary data directories go (default /tmp)
           --json FILE         also write the results as JSON
           --only ROWS         run only these rows: append, group-commit, open, index-rebuild, verify,
-                              primitives, query-1M, query-10M, rebuild-250k, memory-1M, ingest
+                              primitives, query-1M, query-10M, rebuild-250k, memory-1M, ingest, and with a
+                              PostgreSQL server ($LEDGER_BENCH_POSTGRES or $LEDGER_TEST_POSTGRES) pg.append,
+                              pg.append.concurrent, pg.rebuild, pg.verify, pg.query-1M
         """
 
     static func parse(_ arguments: [String]) -> Result<BenchOptions, BenchUsageError> {
@@ -85,7 +87,7 @@ struct BenchOptions {
         rows.append(BenchRow.rebuildRow(records: rebuildRecords, label: label(rebuildRecords)))
         rows.append(BenchRow.memoryRow(records: queryRecords, label: label(queryRecords)))
         rows.append(BenchRow.ingestRow)
-        rows.append(contentsOf: BenchRow.postgres)
+        rows.append(contentsOf: BenchRow.postgres(queryRecords: queryRecords, label: label(queryRecords)))
         return rows
     }
 }

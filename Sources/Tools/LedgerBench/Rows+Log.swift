@@ -120,7 +120,7 @@ extension BenchRow {
         return Double(entries.count) / (now() - start)
     }
 
-    private static func appendSQLite(_ context: BenchContext) throws -> Double {
+    static func appendSQLite(_ context: BenchContext) throws -> Double {
         let path = context.freshPath("sqlite")
         defer { context.remove(path) }
         _ = mkdir(path, 0o755)
