@@ -16,7 +16,7 @@ public enum HistoryPage {
         let title = "Ledger history — \(describe(query))"
         var html = """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <html lang="en"><head><meta charset="utf-8"><title>\(Markup.escape(title))</title>
             <style>
             body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232b;background:#fbfbfc}
             h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:24px 0 8px}
@@ -28,7 +28,7 @@ public enum HistoryPage {
             .operator{background:#fff8e6}
             svg{background:#fff;border:1px solid #e3e6ea}
             </style></head><body>
-            <h1>\(escape(title))</h1>
+            <h1>\(Markup.escape(title))</h1>
             <div class="meta">\(entries.count) records · \(knownAt.map { "as known at \($0.iso8601)" } ?? "all knowledge")
              · log head \(ledger.log.head.seq) · generated from the log alone</div>
             <h2>Device limit over time</h2>
@@ -76,7 +76,8 @@ public enum HistoryPage {
                 let why = record.correction?.reason ?? record.link?.reason ?? record.void?.reason ?? ""
                 html +=
                     "<tr class=\"operator\"><td>\(entry.seq)</td><td>\(entry.effectiveAt.iso8601)</td><td>\(entry.recordedAt.iso8601)</td>"
-                html += "<td>\(escape(what))</td><td>\(escape(by))</td><td>\(escape(why))</td></tr>\n"
+                html +=
+                    "<td>\(Markup.escape(what))</td><td>\(Markup.escape(by))</td><td>\(Markup.escape(why))</td></tr>\n"
             }
             html += "</table>\n"
         }
@@ -102,10 +103,10 @@ public enum HistoryPage {
         }
         let marked = void.map { " <span class=\"bad\">voided by record \($0)</span>" } ?? ""
         var cells = "<tr><td>\(entry.seq)</td><td>\(entry.effectiveAt.iso8601)</td><td>\(entry.recordedAt.iso8601)</td>"
-        cells += "<td>\(escape(entry.kind))</td><td>\(escape(notification))</td>"
-        cells += "<td>\(escape(record.transaction?.productId ?? record.renewal?.autoRenewProductId ?? ""))</td>"
+        cells += "<td>\(Markup.escape(entry.kind))</td><td>\(Markup.escape(notification))</td>"
+        cells += "<td>\(Markup.escape(record.transaction?.productId ?? record.renewal?.autoRenewProductId ?? ""))</td>"
         cells +=
-            "<td class=\"mono\">\(escape(record.transaction?.transactionId ?? ""))</td><td>\(evidence)\(marked)</td></tr>\n"
+            "<td class=\"mono\">\(Markup.escape(record.transaction?.transactionId ?? ""))</td><td>\(evidence)\(marked)</td></tr>\n"
         return cells
     }
 
@@ -115,22 +116,5 @@ public enum HistoryPage {
         case .account(let token): return "account \(token)"
         case .originalTransaction(let otid): return "subscription \(otid)"
         }
-    }
-
-    /// HTML-escapes text.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -21,7 +21,8 @@ extension ReportChart {
             }
         }
         for (number, line) in lines.enumerated() {
-            out += text(x: 78, y: 26 + Double(number) * 20, Self.escape(line), size: 16, extra: " font-weight=\"bold\"")
+            out += text(
+                x: 78, y: 26 + Double(number) * 20, Markup.escape(line), size: 16, extra: " font-weight=\"bold\"")
         }
         // The legend, wrapped to the width.
         var entries = series.enumerated().map { ($0.element.name, color(of: $0.offset), false) }
@@ -41,7 +42,7 @@ extension ReportChart {
             } else {
                 out += "<rect x=\"\(f(x))\" y=\"\(f(y - 10))\" width=\"12\" height=\"12\" fill=\"\(fill)\"/>\n"
             }
-            out += text(x: x + 18, y: y, Self.escape(name), size: 12)
+            out += text(x: x + 18, y: y, Markup.escape(name), size: 12)
             x += itemWidth
         }
         let left = 78.0
@@ -61,7 +62,7 @@ extension ReportChart {
             out += text(x: left - 6, y: ty + 4, Self.tickLabel(tick, step: step), size: 11, anchor: "end")
         }
         out += "<text transform=\"translate(16,\(f((top + bottom) / 2))) rotate(-90)\" font-size=\"12\" "
-        out += "font-family=\"sans-serif\" text-anchor=\"middle\">\(Self.escape(unit))</text>\n"
+        out += "font-family=\"sans-serif\" text-anchor=\"middle\">\(Markup.escape(unit))</text>\n"
         out += "<line x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"\(f(top))\" y2=\"\(f(bottom))\" stroke=\"#333333\"/>\n"
         // Bars.
         let count = labels.count
@@ -83,8 +84,8 @@ extension ReportChart {
                 out +=
                     "<rect x=\"\(f(bx))\" y=\"\(f(y1))\" width=\"\(f(barWidth))\" height=\"\(f(max(0.5, y2 - y1)))\" "
                 out +=
-                    "fill=\"\(color(of: number))\"><title>\(Self.escape(labels[index])) · \(Self.escape(item.name)): "
-                out += "\(Self.valueLabel(value)) \(Self.escape(unit))</title></rect>\n"
+                    "fill=\"\(color(of: number))\"><title>\(Markup.escape(labels[index])) · \(Markup.escape(item.name)): "
+                out += "\(Self.valueLabel(value)) \(Markup.escape(unit))</title></rect>\n"
             }
             if let net, net.values.indices.contains(index) {
                 netPoints.append((bx + barWidth / 2, yOf(net.values[index])))
@@ -114,9 +115,9 @@ extension ReportChart {
             nextLeft = cx - half
             out += "<line x1=\"\(f(tick))\" x2=\"\(f(tick))\" y1=\"\(f(bottom))\" y2=\"\(f(bottom + 4))\" "
             out += "stroke=\"#333333\"/>\n"
-            out += text(x: cx, y: bottom + 17, Self.escape(labels[index]), size: 11, anchor: "middle")
+            out += text(x: cx, y: bottom + 17, Markup.escape(labels[index]), size: 11, anchor: "middle")
         }
-        out += text(x: (left + right) / 2, y: h - 18, Self.escape(xTitle), size: 12, anchor: "middle")
+        out += text(x: (left + right) / 2, y: h - 18, Markup.escape(xTitle), size: 12, anchor: "middle")
         return out
     }
 
@@ -143,20 +144,5 @@ extension ReportChart {
     func f(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
-    }
-
-    /// Text made safe for XML and HTML.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -7,7 +7,7 @@ extension ReportTable {
         let height = chartHeight * charts.count
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
         out += "viewBox=\"0 0 \(width) \(height)\" role=\"img\">\n"
-        out += "<title>\(ReportChart.escape(title))</title>\n"
+        out += "<title>\(Markup.escape(title))</title>\n"
         for (index, chart) in charts.enumerated() {
             out += "<g transform=\"translate(0,\(index * chartHeight))\">\n"
             out += chart.svgBody(width: width, height: chartHeight)
@@ -18,7 +18,7 @@ extension ReportTable {
 
     /// One self-contained HTML page: the title, the definitions, every chart and the table.
     public func html() -> String {
-        let e = ReportChart.escape
+        let e = Markup.escape
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<title>\(e(title))</title>\n<style>\n"
         out += "body{font-family:sans-serif;margin:24px;color:#222}h1{font-size:20px}"
