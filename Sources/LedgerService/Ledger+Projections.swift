@@ -52,7 +52,9 @@ extension Ledger {
         let empty = ProjectionSummary(
             at: at, coveredSeq: head.seq, owners: 0, users: 0, subscriptions: 0, entitledSubscriptions: 0,
             devicesUnderContract: 0, byStatus: [:], byPeriod: [:])
-        // Both cores: each thread folds its share of the components into its own counts.
+        // Both cores: each thread folds its share of the components into its own counts, with one fold (the log's
+        // catalog versions read once).
+        let fold = self.fold
         let partials = try foldComponents(progress: progress, into: SummaryTally()) {
             (tally: inout SummaryTally, records: FoldRecords) throws(ServiceError) in
             tally.add(component: fold.subscriptions(in: records, at: at, knownAt: nil))

@@ -7,7 +7,8 @@ extension Ledger {
         -> ProjectionTable
     {
         let covered = log.head.seq
-        // Both cores: each thread folds its share of the components into its own rows.
+        // Both cores: each thread folds its share of the components into its own rows, with one fold.
+        let fold = self.fold
         let parts = try foldComponents(progress: progress, into: [ProjectionTable.Entry]()) {
             (rows: inout [ProjectionTable.Entry], records: FoldRecords) throws(ServiceError) in
             rows.append(contentsOf: ProjectionTable.entries(of: records, fold: fold, at: at))
