@@ -51,6 +51,9 @@ public struct CatalogHistory: Hashable, Sendable {
 
     /// The versions, by effective time then seq (the later seq wins among versions effective together).
     public let entries: [Entry]
+    /// Whether any version (or the built-in catalog, when there is none) sells a non-renewing pass: without one,
+    /// the fold has no passes to stack and looks no product up for it.
+    public let sellsPasses: Bool
 
     /// A history of these versions, in any order. With none, the built-in catalog is in force throughout.
     public init(_ entries: [Entry]) {
@@ -58,6 +61,8 @@ public struct CatalogHistory: Hashable, Sendable {
             $0.version.effectiveFrom != $1.version.effectiveFrom
                 ? $0.version.effectiveFrom < $1.version.effectiveFrom : $0.seq < $1.seq
         }
+        let catalogs = entries.isEmpty ? [Catalog.visla] : entries.map(\.version.catalog)
+        sellsPasses = catalogs.contains { $0.products.contains { $0.kind == .nonRenewing } }
     }
 
     /// One catalog in force throughout (the fold's tests, and readers without a log).

@@ -25,6 +25,38 @@ struct SubjectPostings {
     /// The bytes the count and the postings take: the heads follow.
     var byteCount: Int { 8 + 12 * count }
 
+    /// The seqs of the subject whose key hashes to `hash`, ascending, from the heads that follow the postings in
+    /// `content` (searched one by one: for a reader's first look-ups, not for a loaded index); empty when the
+    /// file names no such subject, nil when its heads or that subject's links are malformed.
+    func seqs(of hash: UInt64, in content: UnsafeRawBufferPointer) -> [UInt64]? {
+        guard content.count >= byteCount + 8, let base = content.baseAddress else { return nil }
+        let heads = Int(clamping: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: byteCount, as: UInt64.self)))
+        guard heads == (content.count - byteCount - 8) / 16, (content.count - byteCount - 8) % 16 == 0 else {
+            return nil
+        }
+        var newest = 0
+        for head in 0..<heads {
+            let at = byteCount + 8 + head &* 16
+            guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) == hash else {
+                continue
+            }
+            newest = Int(clamping: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self)))
+            break
+        }
+        guard newest <= count else { return nil }
+        // From the newest posting back along the links, each pointing back, the seqs falling.
+        var seqs: [UInt64] = []
+        var posting = newest
+        while posting > 0 {
+            let seq = self.seq(posting - 1)
+            let previous = link(posting - 1)
+            guard seq >= 1, previous < posting, seqs.last.map({ seq < $0 }) ?? true else { return nil }
+            seqs.append(seq)
+            posting = previous
+        }
+        return seqs.reversed()
+    }
+
     /// Posting `index`'s record seq.
     @inline(__always)
     func seq(_ index: Int) -> UInt64 {
@@ -55,15 +87,39 @@ extension EventLog {
     /// mapped, not copied, while `body` runs.
     func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
         let (headSeq, headHash) = head
+        return try withSubjectFile(headSeq: headSeq, headHash: headHash) { content in
+            guard let links = Self.links(in: content, headSeq: headSeq) else { return nil }
+            return try body(links)
+        } ?? nil
+    }
+
+    /// The seqs of the records filed under subject key hash `hash`, ascending, from the subject index file when
+    /// it is intact and covers exactly the records `1...headSeq` (its seq and chain hash `headHash`), and that
+    /// subject's postings name records in that range and link only back; nil otherwise. Reads the file's heads
+    /// one by one: what a reader's first look-ups cost instead of loading its indexes.
+    func subjectSeqsFromFile(hash: UInt64, headSeq: UInt64, headHash: [UInt8]) -> [UInt64]? {
+        withSubjectFile(headSeq: headSeq, headHash: headHash) { content in
+            guard let postings = SubjectPostings(content), let seqs = postings.seqs(of: hash, in: content),
+                seqs.last.map({ $0 <= headSeq }) ?? true
+            else { return nil }
+            return seqs
+        } ?? nil
+    }
+
+    /// Calls `body` with the content of the subject index file, mapped, when it is intact and covers exactly
+    /// `1...headSeq`; nil otherwise.
+    private func withSubjectFile<Result>(
+        headSeq: UInt64, headHash: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result? {
         guard headSeq > 0,
             let region = fileSystem.mapFile(
                 indexFiles.path(IndexFiles.subjectsName), minimumSize: DerivedFile.headerSize)
         else { return nil }
         defer { fileSystem.unmap(region) }
-        guard let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash),
-            let links = Self.links(in: content, headSeq: headSeq)
-        else { return nil }
-        return try body(links)
+        guard let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash) else {
+            return nil
+        }
+        return try body(content)
     }
 
     /// The links in a subject index file's content, checked; nil when malformed.

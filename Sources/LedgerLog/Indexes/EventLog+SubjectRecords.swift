@@ -38,6 +38,10 @@ extension EventLog {
         let hash = key.withUTF8 { StableHash.hash(UnsafeRawBufferPointer($0)) }
         var (candidates, segments, clusters) = try lock.withLock { () throws(LogError) in
             guard !state.closed else { throw Self.closedError }
+            if let seqs = fileLookupLocked(hash: hash) {
+                let offsets = [UInt32](repeating: SubjectIndex.unknownOffset, count: seqs.count)
+                return (SubjectIndex.Candidates(seqs: seqs, offsets: offsets), state.segments, [SubjectCluster]())
+            }
             try ensureIndexesLocked()
             return (state.indexes.subjects.placedCandidates(hash: hash), state.segments, state.clusters)
         }
@@ -86,6 +90,24 @@ extension EventLog {
                     Array(candidates.seqs[missing]), offsets: Array(candidates.offsets[missing]), deliver)
             }
         }
+    }
+}
+
+extension EventLog {
+    /// How many look-ups a reader answers from the subject index file before it loads its indexes: a rebuild's
+    /// one look-up (the catalog's records) and a command's few need not load the whole index; a reader that goes
+    /// on querying loads it.
+    static let fileLookupLimit = 4
+
+    /// The candidate seqs of a subject key hash from the subject index file, for a reader whose indexes are not
+    /// loaded yet and which has made fewer than ``fileLookupLimit`` such look-ups; nil when the indexes are
+    /// loaded, the limit is reached, or the file does not cover the head exactly. Holding the lock.
+    func fileLookupLocked(hash: UInt64) -> [UInt64]? {
+        guard !state.indexes.ready, state.indexes.fileLookups < Self.fileLookupLimit,
+            let seqs = subjectSeqsFromFile(hash: hash, headSeq: state.head.seq, headHash: state.head.hash)
+        else { return nil }
+        state.indexes.fileLookups += 1
+        return seqs
     }
 }
 

@@ -8,8 +8,11 @@ struct LogIndexes {
     var subjects = SubjectIndex()
     /// The head the index files were last written for.
     var coveredSeq: UInt64 = 0
-    /// False for a reader until its first index query loads or builds the indexes.
+    /// False for a reader until an index query loads or builds the indexes.
     var ready = true
+    /// How many subject look-ups a reader answered from the subject index file before loading them
+    /// (``EventLog/fileLookupLimit``).
+    var fileLookups = 0
 
     /// Adds one record to both indexes.
     static func add(_ view: LogRecordView, keys: inout KeyIndex, subjects: inout SubjectIndex) {
