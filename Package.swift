@@ -133,7 +133,7 @@ let package = Package(
             dependencies: [
                 "LedgerCore", "LedgerLog", "LedgerStore", "LedgerService", "LedgerSystem", "LedgerCrypto",
                 "LedgerAppStore",
-                "LedgerSimulator", "LedgerTesting", "CSQLite", "LedgerPostgres",
+                "LedgerSimulator", "LedgerTesting", "CSQLite", "LedgerPostgres", "LedgerJSON",
             ], path: "Sources/Tools/LedgerBench"),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTesting"]),

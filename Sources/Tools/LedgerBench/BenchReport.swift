@@ -1,3 +1,5 @@
+import LedgerJSON
+
 /// The results as a markdown table (with date, machine, load and how the inputs were built) and as JSON.
 struct BenchReport {
     var options: BenchOptions
@@ -61,44 +63,36 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The results as one JSON document (`--json FILE`): the machine and options, then every metric with its
+    /// runs, SQLite's and the target.
     func json() -> String {
-        var rows: [String] = []
-        for result in results + derived {
+        let metrics = (results + derived).map { result -> JSONValue in
             let metric = result.metric
-            let runs = result.ledger.map { fixed($0, 3) }.joined(separator: ",")
-            let peerRuns = result.peer.map { fixed($0, 3) }.joined(separator: ",")
-            rows.append(
-                "{\"id\":\(quoted(metric.id)),\"title\":\(quoted(metric.title)),\"unit\":\(quoted(metric.unit)),"
-                    + "\"better\":\"\(metric.better == .higher ? "higher" : "lower")\","
-                    + "\"median\":\(number(result.median)),\"runs\":[\(runs)],"
-                    + "\"sqliteMedian\":\(result.peerMedian.map(number) ?? "null"),\"sqliteRuns\":[\(peerRuns)],"
-                    + "\"target\":\(metric.target.map { number($0.value) } ?? "null"),"
-                    + "\"meetsTarget\":\(metric.target.map { $0.met(by: result.median) ? "true" : "false" } ?? "null")}"
-            )
+            return .object([
+                "id": .string(metric.id), "title": .string(metric.title), "unit": .string(metric.unit),
+                "better": .string(metric.better == .higher ? "higher" : "lower"),
+                "median": number(result.median), "runs": .array(result.ledger.map(number)),
+                "sqliteMedian": result.peerMedian.map(number) ?? .null, "sqliteRuns": .array(result.peer.map(number)),
+                "target": metric.target.map { number($0.value) } ?? .null,
+                "meetsTarget": .bool(metric.target.map { $0.met(by: result.median) }),
+            ])
         }
-        return "{\"date\":\(quoted(machine.date)),\"cpu\":\(quoted(machine.cpu)),\"cores\":\(machine.cores),"
-            + "\"memoryGiB\":\(fixed(machine.memoryGiB, 1)),\"kernel\":\(quoted(machine.kernel)),"
-            + "\"loadAverageStart\":\(quoted(loadBefore)),\"loadAverageEnd\":\(quoted(loadAfter)),"
-            + "\"runs\":\(options.runs),\"records\":\(options.records),\"batch\":\(options.batch),"
-            + "\"queryRecords\":\(options.queryRecords),\"rebuildRecords\":\(options.rebuildRecords),\"largeRecords\":\(options.largeRecords.map(String.init) ?? "null"),"
-            + "\"queries\":\(options.queries),\"seconds\":\(fixed(seconds, 1)),\"peakMemoryKiB\":\(peakMemoryKiB),"
-            + "\"notes\":[\(notes.map(quoted).joined(separator: ","))],\"metrics\":[\n  "
-            + rows.joined(separator: ",\n  ") + "\n]}\n"
+        let document: JSONValue = .object([
+            "date": .string(machine.date), "cpu": .string(machine.cpu), "cores": .int(machine.cores),
+            "memoryGiB": number(machine.memoryGiB), "kernel": .string(machine.kernel),
+            "loadAverageStart": .string(loadBefore), "loadAverageEnd": .string(loadAfter),
+            "runs": .int(options.runs), "records": .int(options.records), "batch": .int(options.batch),
+            "queryRecords": .int(options.queryRecords), "rebuildRecords": .int(options.rebuildRecords),
+            "largeRecords": .integer(options.largeRecords.map(Int64.init)), "queries": .int(options.queries),
+            "seconds": number(seconds), "peakMemoryKiB": .int(peakMemoryKiB),
+            "notes": .array(notes.map(JSONValue.string)), "metrics": .array(metrics),
+        ])
+        return document.serialized(.pretty) + "\n"
     }
 
-    private func number(_ value: Double) -> String { value.isFinite ? fixed(value, 3) : "null" }
-
-    private func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    /// A figure rounded to three decimals (null when not finite).
+    private func number(_ value: Double) -> JSONValue {
+        value.isFinite ? .double((value * 1000).rounded() / 1000) : .null
     }
 }
 
