@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerCrypto
 import LedgerStore
+import LedgerSystem
 
 /// The catalog as records: every version of the product catalog is a record of the log (``RecordSource/catalog``),
 /// indexed under ``catalogKey``, so that the same log gives the same answers whoever reads it and whatever they pass.
@@ -16,13 +17,21 @@ extension Ledger {
     /// The subject key every catalog record is indexed under.
     public static let catalogKey = "c:catalog"
 
-    /// The catalog versions the log holds (read once, then kept; after this ledger appends a version, read again).
-    /// A log whose catalog records cannot be read is read with the built-in catalog (`ledger verify` reports the
-    /// damage).
+    /// How long the catalog versions read are kept before they are read again, in milliseconds: a version another
+    /// process appends (another server on the same PostgreSQL database) is in force here within this time; one this
+    /// ledger appends, at once.
+    public static let catalogRefreshMilliseconds = 1_000
+
+    /// The catalog versions the log holds (kept for ``catalogRefreshMilliseconds``; after this ledger appends a
+    /// version, read again). A log whose catalog records cannot be read is read with the built-in catalog
+    /// (`ledger verify` reports the damage).
     public var catalogHistory: CatalogHistory {
-        if let cached = catalogCache.withLock({ $0 }) { return cached }
+        let now = SystemClock.monotonicMilliseconds()
+        if let cached = catalogCache.withLock({ $0 }), now - cached.readAt < Self.catalogRefreshMilliseconds {
+            return cached.history
+        }
         let history = (try? readCatalogHistory()) ?? CatalogHistory([])
-        catalogCache.withLock { $0 = history }
+        catalogCache.withLock { $0 = (history, now) }
         return history
     }
 

@@ -13,8 +13,9 @@ public final class Ledger: Sendable {
     /// The underlying store: the file log, or another ``RecordStore``. Only the ledger reaches it: callers use
     /// the ledger's own members (see `Ledger+Store.swift`).
     let log: any RecordStore
-    /// The catalog versions the log holds, read once (``catalogHistory``) and again after this ledger appends one.
-    let catalogCache = Mutex<CatalogHistory?>(nil)
+    /// The catalog versions the log holds and when they were read (monotonic ms), kept for a while
+    /// (``catalogHistory``) and read again after this ledger appends one.
+    let catalogCache = Mutex<(history: CatalogHistory, readAt: Int)?>(nil)
 
     /// Whether a fresh log's first write records the built-in catalog first (``genesisEntry(before:)``).
     public let recordsBuiltInCatalog: Bool

@@ -4,6 +4,10 @@ import LedgerStore
 import LedgerTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The catalog as records, on every store: with `recordsBuiltInCatalog`, the built-in catalog is the first record of
 /// a fresh log (without it, a log holds no catalog record and reads with the built-in one; the other checks), versions
 /// appended later change only the periods that start from their effective time, and any reader of the store gets
@@ -61,5 +65,27 @@ extension Conformance {
         #expect(reader.catalogHistory == ledger.catalogHistory)
         #expect(reader.catalogHistory.entries.map(\.seq) == [1, 5, 4])
         #expect(try reader.state(of: .user(42), at: at, knownAt: nil).subscriptions.map(\.devices) == [7])
+    }
+
+    /// A version another handle appends (another server on the same database) is in force here within the refresh
+    /// time; one this handle appends, at once.
+    static func catalogVersionsOfOtherWriters(_ harness: some StoreHarness) throws {
+        let clock = ManualClock()
+        let store = try harness.openWriter(environment: LedgerEnvironment.sandbox.rawValue, clock: clock.function)
+        defer { store.close() }
+        let mine = Ledger(log: store)
+        let other = Ledger(log: store)
+        clock.set(RecordBuilders.instant("2026-01-01T00:00:01Z"))
+        _ = try mine.append([purchaseThenRefund()[0]])
+        #expect(mine.catalogHistory.entries.isEmpty)
+        clock.set(RecordBuilders.instant("2026-01-02T00:00:00Z"))
+        let version = monthly3(devices: 5, from: RecordBuilders.instant("2025-12-01T00:00:00Z"))
+        #expect(try other.setCatalog(version).seq == 2)
+        #expect(other.catalogHistory.entries.map(\.seq) == [2], "the appending handle reads it at once")
+        let at = RecordBuilders.instant("2026-01-05T00:00:00Z")
+        #expect(try other.state(of: .user(42), at: at, knownAt: nil).deviceLimit == 5)
+        usleep(useconds_t(Ledger.catalogRefreshMilliseconds * 1_000 + 100_000))
+        #expect(mine.catalogHistory.entries.map(\.seq) == [2], "the other handle within the refresh time")
+        #expect(try mine.state(of: .user(42), at: at, knownAt: nil).deviceLimit == 5)
     }
 }

@@ -18,5 +18,6 @@ struct FileStoreConformanceTests {
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(FileHarness()) }
     @Test func voids() throws { try Conformance.voids(FileHarness()) }
     @Test func catalogVersions() throws { try Conformance.catalogVersions(FileHarness()) }
+    @Test func catalogVersionsOfOtherWriters() throws { try Conformance.catalogVersionsOfOtherWriters(FileHarness()) }
     @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(FileHarness()) }
 }

@@ -18,5 +18,8 @@ struct PostgresStoreConformanceTests {
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(PostgresHarness()) }
     @Test func voids() throws { try Conformance.voids(PostgresHarness()) }
     @Test func catalogVersions() throws { try Conformance.catalogVersions(PostgresHarness()) }
+    @Test func catalogVersionsOfOtherWriters() throws {
+        try Conformance.catalogVersionsOfOtherWriters(PostgresHarness())
+    }
     @Test func exportImportKeepsTheHeadHash() throws { try Conformance.exportImportKeepsTheHeadHash(PostgresHarness()) }
 }
