@@ -67,8 +67,9 @@ import Testing
         // The next batch: its segment sync must return while its evidence sync is still held.
         fs.holdEvidenceSyncs()
         let pending = try inBackground { [self] in try webhooks(log, 7, count: 4) }
-        let overlapped = fs.await { fs.segmentSyncsDuringHeldEvidenceSync > 0 }
+        let overlapped = fs.await { fs.segmentSyncsDuringHeldEvidenceSync > 0 && fs.evidenceSyncHeld }
         #expect(overlapped, "the segment was synced while the evidence sync was still running")
+        #expect(log.head.seq == 6, "not acknowledged before its evidence is durable")
         switch kept {
         case .nothing: try fs.copyAsAfterPowerLoss(temp.data, to: crashed.data)
         case .tornPrefix:

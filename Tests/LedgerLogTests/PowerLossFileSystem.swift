@@ -16,7 +16,7 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
     private var durableSize: [String: Int64] = [:]
     private var holding = false
     private var held = 0
-    /// Segment syncs that returned while an evidence sync was held.
+    /// Segment syncs that returned while evidence syncs were being held (no evidence sync could end).
     private var segmentSyncsWhileHeld = 0
 
     /// From now on, every evidence pack sync waits until ``release()``.
@@ -33,7 +33,7 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
     /// Whether an evidence sync is being held.
     var evidenceSyncHeld: Bool { lock.withLock { held > 0 } }
 
-    /// How many segment syncs returned while an evidence sync was held.
+    /// How many segment syncs returned while evidence syncs were being held, so that none could end meanwhile.
     var segmentSyncsDuringHeldEvidenceSync: Int { lock.withLock { segmentSyncsWhileHeld } }
 
     /// Waits (up to 10 s) until `condition` holds; returns whether it did.
@@ -82,7 +82,7 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
         guard isPack(path), let path else {
             try sync()
             if path?.hasSuffix(".seg") ?? false {
-                lock.withLock { if held > 0 { segmentSyncsWhileHeld += 1 } }
+                lock.withLock { if holding { segmentSyncsWhileHeld += 1 } }
             }
             return
         }
