@@ -34,19 +34,30 @@ struct BatchWriter {
     /// frame with one write and makes it durable with one `fdatasync`. On failure the batch's bytes are cut off
     /// again, so nothing partial stays; when even that fails, the returned dirty tail makes the next batch cut
     /// first. Runs on the leader, without the lock.
+    ///
+    /// When the batch's evidence is to be made durable too (``WriteContext/syncEvidenceFirst``), a batch of at
+    /// most ``maxOverlappedRecords`` records has the evidence packs synced on a helper thread while its records
+    /// are written and synced (``EvidenceSync``), and succeeds only once both are durable; should the evidence
+    /// sync fail, the records are cut off again like a failed write. A larger batch syncs the evidence first.
     func write(_ plan: BatchPlan, _ context: WriteContext, _ buffer: FrameBuffer)
         -> (Result<BatchWrite, LogError>, newSegment: Segment?, dirtyTail: (segment: Int, size: Int64)?)
     {
         guard let first = plan.records.first else { return (.success(BatchWrite()), nil, context.dirtyTail) }
         var dirty = context.dirtyTail
         var newSegment: Segment?
+        var evidenceSync: EvidenceSync?
+        // Every way out waits for the helper: the evidence store is never synced behind the next batch's back.
+        defer { evidenceSync?.wait() }
         do throws(LogError) {
             if !context.metaWritten { try bind(environment: context.environment, identity: context.identity) }
             if context.syncEvidenceFirst {
-                do {
-                    try evidencePacks.sync()
-                } catch {
-                    throw LogError.system(error, "making the batch's evidence durable in \(directory.evidence)")
+                if plan.records.count <= Self.maxOverlappedRecords { evidenceSync = EvidenceSync.start(evidencePacks) }
+                if evidenceSync == nil {
+                    do {
+                        try evidencePacks.sync()
+                    } catch {
+                        throw Self.evidenceFailure(error, directory)
+                    }
                 }
             }
             if let tail = context.dirty {
@@ -157,6 +168,19 @@ struct BatchWriter {
                 }
                 throw LogError.system(error, "appending \(count) records to \(segment.name)")
             }
+            if let failure = evidenceSync?.wait() {
+                // The records are durable but their evidence may not be: cut them off again (and make the cut
+                // durable), or have the next batch cut them first. Should the process die before either, the
+                // writer's open cuts them (records of the last batch whose evidence is missing).
+                let segmentIndex = context.segmentCount - (newSegment == nil ? 1 : 0)
+                do {
+                    try fileSystem.ftruncate(segment.fd, size: segment.size)
+                    try fileSystem.fdatasync(segment.fd)
+                } catch {
+                    dirty = (segmentIndex, segment.size)
+                }
+                throw Self.evidenceFailure(failure, directory)
+            }
             let lastHash = Array(UnsafeRawBufferPointer(start: base + total - LogFormat.hashSize, count: 32))
             let written = BatchWrite(
                 offsets: offsets, end: segment.size + Int64(total), lastHash: lastHash, subjectHashes: subjectHashes)
@@ -164,6 +188,16 @@ struct BatchWriter {
         } catch {
             return (.failure(error), newSegment, dirty)
         }
+    }
+
+    /// The most records a batch may write while its evidence is still being synced (``write(_:_:_:)``): a crash
+    /// then leaves at most this many records at the log's end whose evidence may be missing, and the writer's open
+    /// looks for such records among this many last records only (`Events/README.md`, "Recovery on open").
+    static let maxOverlappedRecords = 4096
+
+    /// The error of a batch whose evidence could not be made durable.
+    private static func evidenceFailure(_ error: SystemError, _ directory: DataDirectory) -> LogError {
+        LogError.system(error, "making the batch's evidence durable in \(directory.evidence)")
     }
 
     /// How many encoded bytes are handed to the file at a time within a batch.
