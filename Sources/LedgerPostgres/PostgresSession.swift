@@ -64,8 +64,23 @@ final class PostgresSession {
     /// - Throws: the first failure; when the connection broke, saying that whether the commit took effect is
     ///   unknown.
     func commit(_ statements: [PostgresStatement]) throws(LogError) {
+        try committing { () throws(PostgresError) in
+            _ = try connection.pipeline(statements + [PostgresStatement("COMMIT")])
+        }
+    }
+
+    /// Runs a script ending in COMMIT whose COPY statements take their rows from `rows`
+    /// (``PostgresConnection/runCopying(_:rows:)``); a failure rolls the transaction back, as ``commit(_:)``.
+    func commitCopying(
+        _ script: String, rows: (Int, inout PostgresCopyEncoder) throws(PostgresError) -> Void
+    ) throws(LogError) {
+        try committing { () throws(PostgresError) in _ = try connection.runCopying(script, rows: rows) }
+    }
+
+    /// Runs `send`, which commits the open transaction; a failure rolls it back.
+    private func committing(_ send: () throws(PostgresError) -> Void) throws(LogError) {
         do {
-            try connection.pipeline(statements + [PostgresStatement("COMMIT")])
+            try send()
         } catch {
             rollback()
             let failure = Self.logError(error)
