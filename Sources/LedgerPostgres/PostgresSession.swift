@@ -40,6 +40,7 @@ final class PostgresSession {
     @discardableResult
     func pipeline(_ statements: [PostgresStatement]) throws(LogError) -> [PostgresResult] {
         do {
+            try prepare(statements)
             return try connection.pipeline(statements)
         } catch {
             throw Self.logError(error)
@@ -65,6 +66,7 @@ final class PostgresSession {
     ///   unknown.
     func commit(_ statements: [PostgresStatement]) throws(LogError) {
         try committing { () throws(PostgresError) in
+            try prepare(statements)
             _ = try connection.pipeline(statements + [PostgresStatement("COMMIT")])
         }
     }
@@ -89,6 +91,16 @@ final class PostgresSession {
                 failure.code,
                 "the commit did not complete, so whether it took effect is unknown: \(failure.message) "
                     + "(retrying is safe: records already stored come back as duplicates)", cause: error)
+        }
+    }
+
+    /// Prepares the statements of a pipeline that run as prepared ones and are not prepared on this connection
+    /// yet (once per connection; a prepared statement cannot be created inside a pipeline that uses it).
+    private func prepare(_ statements: [PostgresStatement]) throws(PostgresError) {
+        for statement in statements {
+            guard let name = statement.preparedName, !prepared.contains(name) else { continue }
+            try connection.prepare(name, statement.sql, types: statement.parameters.map(\.oid))
+            prepared.insert(name)
         }
     }
 

@@ -72,20 +72,26 @@ extension PostgresStore {
     /// Inserts evidence, skipping digests already stored.
     static func insertEvidence(_ evidence: [HashedBytes]) -> PostgresStatement {
         PostgresStatement(
+            prepared: "ledger_insert_evidence",
             "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
                 + "ON CONFLICT (sha256) DO NOTHING",
             [.bytesArray(evidence.map(\.sha256)), .bytesArray(evidence.map(\.bytes))])
     }
 
-    /// The statements inserting a small batch: its records and their distinct subject keys, one statement each
-    /// (arrays unnested by the server, so a batch's size never changes the statement's text).
+    /// The statement inserting a small batch: its records, and their distinct subject keys taken by the server
+    /// from the rows it inserted (arrays unnested by the server, so a batch's size never changes the statement's
+    /// text); prepared once per connection.
     static func inserts(_ rows: [PostgresRow]) -> [PostgresStatement] {
         guard !rows.isEmpty else { return [] }
-        var statements = [
+        return [
             PostgresStatement(
-                "INSERT INTO records (\(PostgresSchema.recordColumns)) SELECT s, t, k, c::text[], p, h FROM "
+                prepared: "ledger_insert_batch",
+                "WITH inserted AS (INSERT INTO records (\(PostgresSchema.recordColumns)) "
+                    + "SELECT s, t, k, c::text[], p, h FROM "
                     + "unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::bytea[], $6::bytea[]) "
-                    + "AS u(s, t, k, c, p, h)",
+                    + "AS u(s, t, k, c, p, h) RETURNING seq, subject_keys) "
+                    + "INSERT INTO record_subjects (subject_key, seq) "
+                    + "SELECT DISTINCT key, inserted.seq FROM inserted, unnest(inserted.subject_keys) AS key",
                 [
                     .int64Array(rows.map { Int64($0.seq) }), .int64Array(rows.map(\.time)),
                     .textArray(rows.map(\.entry.idempotencyKey)),
@@ -93,21 +99,5 @@ extension PostgresStore {
                     .bytesArray(rows.map(\.entry.payload)), .bytesArray(rows.map(\.hash)),
                 ])
         ]
-        var keys: [String] = []
-        var seqs: [Int64] = []
-        for row in rows {
-            let subjectKeys = row.entry.subjectKeys
-            for index in subjectKeys.indices where !subjectKeys[..<index].contains(subjectKeys[index]) {
-                keys.append(subjectKeys[index])
-                seqs.append(Int64(row.seq))
-            }
-        }
-        if !keys.isEmpty {
-            statements.append(
-                PostgresStatement(
-                    "INSERT INTO record_subjects (subject_key, seq) SELECT * FROM unnest($1::text[], $2::int8[])",
-                    [.textArray(keys), .int64Array(seqs)]))
-        }
-        return statements
     }
 }

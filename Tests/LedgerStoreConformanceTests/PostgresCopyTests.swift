@@ -84,6 +84,8 @@ struct PostgresCopyTests {
         let store = try harness.openWriter()
         defer { store.close() }
         _ = try store.append(Self.batch(1...100))
+        // A small batch too: its inserts are prepared on the connection about to be killed.
+        #expect(try store.append([entry(1_000)]).map(\.seq) == [101])
         let head = store.head
         // Another session holds the writers' lock, so the copying transaction waits inside its script; then its
         // backend is killed (as when the server restarts or an operator ends it).
@@ -120,7 +122,9 @@ struct PostgresCopyTests {
         #expect(error?.message.contains("unknown") == true, "\(String(describing: error))")
         #expect(store.head == head)
         // The handle reconnects; the retry stores the batch once, gap-free.
-        #expect(try store.append(entries).map(\.seq) == Array(101...400))
+        #expect(try store.append(entries).map(\.seq) == Array(102...401))
+        // The new connection prepares the small batches' inserts again.
+        #expect(try store.append([entry(1_001)]).map(\.seq) == [402])
         #expect(try harness.verify(expectHead: store.head.hash).ok)
     }
 }
