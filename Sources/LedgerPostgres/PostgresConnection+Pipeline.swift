@@ -6,11 +6,20 @@ public struct PostgresStatement {
     public var sql: String
     /// Its parameters.
     public var parameters: [PostgresValue]
+    /// The name it is prepared under on the connection (``PostgresConnection/prepare(_:_:types:)``), when it is
+    /// run often: the server then parses and plans it once per connection instead of once per run.
+    public var preparedName: String?
 
     /// A statement.
     public init(_ sql: String, _ parameters: [PostgresValue] = []) {
         self.sql = sql
         self.parameters = parameters
+    }
+
+    /// A statement run as the one prepared under `name` (the caller prepares it first, with `sql`).
+    public init(prepared name: String, _ sql: String, _ parameters: [PostgresValue]) {
+        self.init(sql, parameters)
+        preparedName = name
     }
 }
 
@@ -31,7 +40,10 @@ extension PostgresConnection {
         var sent = 0
         for statement in statements {
             let accepted = Self.withEncoded(statement.parameters) { count, types, values, lengths, formats in
-                PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 1)
+                if let name = statement.preparedName {
+                    return PQsendQueryPrepared(handle, name, count, values, lengths, formats, 1)
+                }
+                return PQsendQueryParams(handle, statement.sql, count, types, values, lengths, formats, 1)
             }
             guard accepted == 1 else {
                 failure = lostConnection()

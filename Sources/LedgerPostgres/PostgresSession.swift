@@ -40,6 +40,7 @@ final class PostgresSession {
     @discardableResult
     func pipeline(_ statements: [PostgresStatement]) throws(LogError) -> [PostgresResult] {
         do {
+            try prepare(statements)
             return try connection.pipeline(statements)
         } catch {
             throw Self.logError(error)
@@ -64,8 +65,24 @@ final class PostgresSession {
     /// - Throws: the first failure; when the connection broke, saying that whether the commit took effect is
     ///   unknown.
     func commit(_ statements: [PostgresStatement]) throws(LogError) {
+        try committing { () throws(PostgresError) in
+            try prepare(statements)
+            _ = try connection.pipeline(statements + [PostgresStatement("COMMIT")])
+        }
+    }
+
+    /// Runs a script ending in COMMIT whose COPY statements take their rows from `rows`
+    /// (``PostgresConnection/runCopying(_:rows:)``); a failure rolls the transaction back, as ``commit(_:)``.
+    func commitCopying(
+        _ script: String, rows: (Int, inout PostgresCopyEncoder) throws(PostgresError) -> Void
+    ) throws(LogError) {
+        try committing { () throws(PostgresError) in _ = try connection.runCopying(script, rows: rows) }
+    }
+
+    /// Runs `send`, which commits the open transaction; a failure rolls it back.
+    private func committing(_ send: () throws(PostgresError) -> Void) throws(LogError) {
         do {
-            try connection.pipeline(statements + [PostgresStatement("COMMIT")])
+            try send()
         } catch {
             rollback()
             let failure = Self.logError(error)
@@ -74,6 +91,16 @@ final class PostgresSession {
                 failure.code,
                 "the commit did not complete, so whether it took effect is unknown: \(failure.message) "
                     + "(retrying is safe: records already stored come back as duplicates)", cause: error)
+        }
+    }
+
+    /// Prepares the statements of a pipeline that run as prepared ones and are not prepared on this connection
+    /// yet (once per connection; a prepared statement cannot be created inside a pipeline that uses it).
+    private func prepare(_ statements: [PostgresStatement]) throws(PostgresError) {
+        for statement in statements {
+            guard let name = statement.preparedName, !prepared.contains(name) else { continue }
+            try connection.prepare(name, statement.sql, types: statement.parameters.map(\.oid))
+            prepared.insert(name)
         }
     }
 

@@ -67,9 +67,9 @@ extension PostgresStore {
                     session.committedHead = nil
                     let batch = plan(entries, after: assumed, stored: [:])
                     do throws(LogError) {
-                        try session.commit(
-                            [PostgresStatement("BEGIN"), PostgresStatement(PostgresSchema.lockStatement)]
-                                + inserts(batch.rows, evidence: evidence))
+                        try Self.commit(
+                            batch.rows, evidence: evidence, session,
+                            opening: [PostgresStatement("BEGIN"), PostgresStatement(PostgresSchema.lockStatement)])
                         session.committedHead = batch.head
                         return (batch.outcomes, batch.head)
                     } catch {
@@ -88,7 +88,7 @@ extension PostgresStore {
                     session.rollback()
                     throw error
                 }
-                try session.commit(inserts(batch.rows, evidence: evidence))
+                try Self.commit(batch.rows, evidence: evidence, session, opening: [])
                 session.committedHead = batch.head
                 return (batch.outcomes, batch.head)
             }
@@ -218,47 +218,6 @@ extension PostgresStore {
         var seqs: [String: UInt64] = [:]
         for row in 0..<result.rowCount { seqs[result.text(row, 0)] = UInt64(try Self.integer(result, row, 1)) }
         return seqs
-    }
-
-    /// The statements inserting a batch: its evidence, its records and their distinct subject keys, one
-    /// statement each (arrays unnested by the server, so a batch's size never changes the statement's text).
-    private func inserts(_ rows: [PostgresRow], evidence: [HashedBytes]) -> [PostgresStatement] {
-        var statements: [PostgresStatement] = []
-        if !evidence.isEmpty {
-            statements.append(
-                PostgresStatement(
-                    "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
-                        + "ON CONFLICT (sha256) DO NOTHING",
-                    [.bytesArray(evidence.map(\.sha256)), .bytesArray(evidence.map(\.bytes))]))
-        }
-        guard !rows.isEmpty else { return statements }
-        statements.append(
-            PostgresStatement(
-                "INSERT INTO records (\(PostgresSchema.recordColumns)) SELECT s, t, k, c::text[], p, h FROM "
-                    + "unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::bytea[], $6::bytea[]) "
-                    + "AS u(s, t, k, c, p, h)",
-                [
-                    .int64Array(rows.map { Int64($0.seq) }), .int64Array(rows.map(\.time)),
-                    .textArray(rows.map(\.entry.idempotencyKey)),
-                    .textArray(rows.map { PostgresValue.arrayLiteral($0.entry.subjectKeys) }),
-                    .bytesArray(rows.map(\.entry.payload)), .bytesArray(rows.map(\.hash)),
-                ]))
-        var keys: [String] = []
-        var seqs: [Int64] = []
-        for row in rows {
-            var seen = Set<String>()
-            for key in row.entry.subjectKeys where seen.insert(key).inserted {
-                keys.append(key)
-                seqs.append(Int64(row.seq))
-            }
-        }
-        if !keys.isEmpty {
-            statements.append(
-                PostgresStatement(
-                    "INSERT INTO record_subjects (subject_key, seq) SELECT * FROM unnest($1::text[], $2::int8[])",
-                    [.textArray(keys), .int64Array(seqs)]))
-        }
-        return statements
     }
 
     /// An integer column, or damage.

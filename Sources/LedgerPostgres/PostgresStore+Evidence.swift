@@ -24,10 +24,7 @@ extension PostgresStore {
         }
         try withWriter { session throws(LogError) in
             try session.createTables()
-            try session.execute(
-                "INSERT INTO evidence (sha256, payload) SELECT * FROM unnest($1::bytea[], $2::bytea[]) "
-                    + "ON CONFLICT (sha256) DO NOTHING",
-                [.bytesArray(batch.map(\.sha256)), .bytesArray(batch.map(\.bytes))])
+            try session.pipeline([Self.insertEvidence(batch)])
         }
     }
 
