@@ -41,6 +41,11 @@ class PassthroughFileSystem: FileSystem, @unchecked Sendable {
         try base.flock(fd, exclusive: exclusive, wait: wait)
     }
     func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
+    func markHeld(_ fd: FileDescriptor) throws(SystemError) { try base.markHeld(fd) }
+    func isMarkedHeld(_ fd: FileDescriptor) throws(SystemError) -> Bool { try base.isMarkedHeld(fd) }
+    func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
+        base.startWriteback(fd, offset: offset, count: count)
+    }
 }
 
 /// Counts fdatasync calls, to see group commit at work.

@@ -7,9 +7,8 @@ import LedgerSystem
 /// The real file system, with what a power loss would keep tracked for the evidence packs, and their syncs held
 /// on request: the crash tests stop the writer between its segment's `fdatasync` and its evidence pack's, and
 /// copy the data directory as a power loss at that instant could leave it (``copyAsAfterPowerLoss(_:to:keeping:)``).
-final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
+final class PowerLossFileSystem: PassthroughFileSystem, @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only while holding `lock`.
-    private let base = PosixFileSystem()
     private let lock = ConditionLock()
     private var paths: [Int32: String] = [:]
     /// Each evidence pack's size when its last successful sync began: what a power loss keeps for certain.
@@ -96,49 +95,22 @@ final class PowerLossFileSystem: FileSystem, @unchecked Sendable {
         lock.withLock { durableSize[path] = max(durableSize[path] ?? 0, size) }
     }
 
-    func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor {
+    override func open(_ path: String, _ options: OpenOptions) throws(SystemError) -> FileDescriptor {
         let fd = try base.open(path, options)
         lock.withLock { paths[fd.rawValue] = path }
         return fd
     }
 
-    func close(_ fd: FileDescriptor) throws(SystemError) {
+    override func close(_ fd: FileDescriptor) throws(SystemError) {
         _ = lock.withLock { paths.removeValue(forKey: fd.rawValue) }
         try base.close(fd)
     }
 
-    func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
-        throws(SystemError) -> Int
-    { try base.pread(fd, into: buffer, at: offset) }
-
-    func pwrite(_ fd: FileDescriptor, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) -> Int {
-        try base.pwrite(fd, bytes, at: offset)
-    }
-
-    func fsync(_ fd: FileDescriptor) throws(SystemError) {
+    override func fsync(_ fd: FileDescriptor) throws(SystemError) {
         try syncing(fd) { () throws(SystemError) in try base.fsync(fd) }
     }
 
-    func fdatasync(_ fd: FileDescriptor) throws(SystemError) {
+    override func fdatasync(_ fd: FileDescriptor) throws(SystemError) {
         try syncing(fd) { () throws(SystemError) in try base.fdatasync(fd) }
-    }
-
-    func ftruncate(_ fd: FileDescriptor, size: Int64) throws(SystemError) { try base.ftruncate(fd, size: size) }
-    func fstat(_ fd: FileDescriptor) throws(SystemError) -> FileStatus { try base.fstat(fd) }
-    func stat(_ path: String) throws(SystemError) -> FileStatus? { try base.stat(path) }
-    func rename(_ from: String, to: String) throws(SystemError) { try base.rename(from, to: to) }
-    func unlink(_ path: String) throws(SystemError) { try base.unlink(path) }
-    func mkdir(_ path: String, mode: UInt32) throws(SystemError) { try base.mkdir(path, mode: mode) }
-    func readDirectory(_ path: String) throws(SystemError) -> [String] { try base.readDirectory(path) }
-    func fsyncDirectory(_ path: String) throws(SystemError) { try base.fsyncDirectory(path) }
-    func markHeld(_ fd: FileDescriptor) throws(SystemError) { try base.markHeld(fd) }
-    func isMarkedHeld(_ fd: FileDescriptor) throws(SystemError) -> Bool { try base.isMarkedHeld(fd) }
-
-    func flock(_ fd: FileDescriptor, exclusive: Bool, wait: Bool) throws(SystemError) {
-        try base.flock(fd, exclusive: exclusive, wait: wait)
-    }
-
-    func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int) {
-        base.startWriteback(fd, offset: offset, count: count)
     }
 }

@@ -31,6 +31,14 @@ struct PostgresCopyTests {
         }
     }
 
+    /// A fresh schema and its writer, holding the first 100 records of ``batch(_:)``.
+    static func writerHoldingAHundred() throws -> (harness: PostgresHarness, store: any RecordStore) {
+        let harness = try PostgresHarness()
+        let store = try harness.openWriter()
+        _ = try store.append(batch(1...100))
+        return (harness, store)
+    }
+
     @Test func aCopiedBatchHasTheFileLogsHashesAndIndex() throws {
         let postgres = try PostgresHarness()
         let file = FileHarness()
@@ -61,10 +69,8 @@ struct PostgresCopyTests {
     }
 
     @Test func aCopyTheServerRefusesHalfWayLeavesNothing() throws {
-        let harness = try PostgresHarness()
-        let store = try harness.openWriter()
+        let (harness, store) = try Self.writerHoldingAHundred()
         defer { store.close() }
-        _ = try store.append(Self.batch(1...100))
         let head = store.head
         // Row 71 of the copy has a key PostgreSQL's text cannot hold (NUL): the server fails the COPY there.
         var entries = Self.batch(101...300)
@@ -80,10 +86,8 @@ struct PostgresCopyTests {
     }
 
     @Test func aWriterKilledInItsCopyingTransactionLeavesNothing() throws {
-        let harness = try PostgresHarness()
-        let store = try harness.openWriter()
+        let (harness, store) = try Self.writerHoldingAHundred()
         defer { store.close() }
-        _ = try store.append(Self.batch(1...100))
         // A small batch too: its inserts are prepared on the connection about to be killed.
         #expect(try store.append([entry(1_000)]).map(\.seq) == [101])
         let head = store.head

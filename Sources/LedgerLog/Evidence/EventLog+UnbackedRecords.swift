@@ -14,8 +14,9 @@ extension EventLog {
     /// reopens the directory, so the indexes are built for the log as it now is.
     func cutUnbackedRecords() throws(LogError) -> RecoveryReport? {
         guard let finder = options.evidenceReferences else { return nil }
-        var segments = lock.withLock { state.segments }
-        let headSeq = lock.withLock { state.head.seq }
+        // One snapshot: the segments and the head they end at.
+        let (current, headSeq) = lock.withLock { (state.segments, state.head.seq) }
+        var segments = current
         guard let last = segments.indices.last, !segments[last].offsets.isEmpty else { return nil }
         let firstSeq = segments[last].firstSeq
         let window = UInt64(BatchWriter.maxOverlappedRecords)
