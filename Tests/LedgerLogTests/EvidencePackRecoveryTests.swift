@@ -187,11 +187,10 @@ import Testing
             DataDirectory(root: temp.data), fileSystem: PosixFileSystem(), writable: false,
             limit: EvidencePack.defaultLimit)
         defer { store.close() }
-        let legacy = { (digest: EvidenceDigest) in EvidenceReferences.legacyPath(root: temp.data, digest: digest.bytes) }
-        #expect(try store.holds(EvidenceDigest(SHA256.hash(body(1)))!, legacyPath: legacy))
+        #expect(try store.holds(EvidenceDigest(SHA256.hash(body(1)))!))
         try webhook(log, 2)
-        #expect(try store.holds(EvidenceDigest(SHA256.hash(body(2)))!, legacyPath: legacy))
-        #expect(try !store.holds(EvidenceDigest(SHA256.hash(body(3)))!, legacyPath: legacy))
+        #expect(try store.holds(EvidenceDigest(SHA256.hash(body(2)))!))
+        #expect(try !store.holds(EvidenceDigest(SHA256.hash(body(3)))!))
     }
 
     @Test(arguments: [10, EvidencePack.headerSize + 20])

@@ -213,7 +213,9 @@ struct ClusterFiles {
                 let newerFrames =
                     run.newer >= 0 ? newerRuns[run.newer].frames : UnsafeRawBufferPointer(start: nil, count: 0)
                 // Each frame is checked as it is copied: a failure leaves no file behind.
-                guard Self.framesCheck(olderFrames, in: older), Self.framesCheck(newerFrames, in: newer) else { throw damaged }
+                guard Self.framesCheck(olderFrames, in: older), Self.framesCheck(newerFrames, in: newer) else {
+                    throw damaged
+                }
                 try file.append(run.hash)
                 try file.append(UInt64(olderFrames.count + newerFrames.count))
                 try file.append(olderFrames)

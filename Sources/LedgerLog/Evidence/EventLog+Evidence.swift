@@ -32,17 +32,7 @@ extension EventLog {
     /// digest it carries.
     public func putEvidence(hashed batch: [HashedBytes], durable: Bool) throws(LogError) {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
-        for piece in batch where piece.bytes.count > EvidencePack.maxBody {
-            throw LogError(.invalidEntry, "a piece of evidence holds at most 4 GiB (got \(piece.bytes.count) bytes)")
-        }
-        let root = directory.evidence
-        do {
-            try evidencePacks.put(batch, durable: durable) { digest in
-                EvidenceReferences.legacyPath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
-            }
-        } catch {
-            throw LogError.system(error, "storing evidence in \(directory.evidence)")
-        }
+        try evidencePacks.store(batch, durable: durable)
     }
 
     /// Writes a piece of evidence again when the copy stored under its digest is damaged or missing (Apple
@@ -50,23 +40,7 @@ extension EventLog {
     /// Reads and hashes the stored copy first, so intact evidence is left as it is.
     public func restoreEvidence(_ piece: HashedBytes) throws(LogError) -> Bool {
         guard isWriter else { throw LogError(.notWritable, "this log was opened for reading; open it as the writer") }
-        guard let digest = EvidenceDigest(piece.sha256) else {
-            throw LogError(.invalidEntry, "an evidence digest is 32 bytes (got \(piece.sha256.count))")
-        }
-        do {
-            if try evidence(piece.sha256) != nil { return false }
-        } catch {
-            guard error.code == .evidenceDamaged else { throw error }
-        }
-        let root = directory.evidence
-        do {
-            try evidencePacks.put([piece], durable: true, replacing: [digest]) { digest in
-                EvidenceReferences.legacyPath(root: root, digest: withUnsafeBytes(of: digest) { Array($0) })
-            }
-        } catch {
-            throw LogError.system(error, "storing evidence in \(directory.evidence)")
-        }
-        return true
+        return try evidencePacks.restore(piece)
     }
 
     /// The evidence with this SHA-256, or nil when none is stored. Looks in the evidence packs, then at the
@@ -74,29 +48,7 @@ extension EventLog {
     /// - Throws: ``LogError/Code/evidenceDamaged`` when the stored bytes no longer hash to their name (or their
     ///   pack entry fails its checksum).
     public func evidence(_ sha256: [UInt8]) throws(LogError) -> [UInt8]? {
-        guard let digest = EvidenceDigest(sha256) else { return nil }
-        let bytes: [UInt8]
-        let source: String
-        if let packed = try evidencePacks.read(digest) {
-            bytes = packed
-            source = evidenceLocation(sha256).map { "at byte \($0.offset) of \($0.path)" } ?? "in the packs"
-        } else {
-            let path = evidencePath(sha256)
-            let file: [UInt8]?
-            do {
-                file = try fileSystem.readFile(path)
-            } catch {
-                throw LogError.system(error, "reading evidence \(path)")
-            }
-            guard let file else { return nil }
-            bytes = file
-            source = path
-        }
-        guard SHA256.hash(bytes) == sha256 else {
-            throw LogError(
-                .evidenceDamaged, "evidence \(source) no longer matches its SHA-256; restore it from a backup")
-        }
-        return bytes
+        try evidencePacks.evidence(sha256)
     }
 
     /// Where the evidence with this digest is in the packs: the pack's path, the entry's offset (its header; the

@@ -101,13 +101,15 @@ final class EvidenceStore: @unchecked Sendable {
     /// The path of pack `number`.
     func path(_ number: UInt32) -> String { Path.join(folder, EvidencePack.name(number)) }
 
+    /// Where earlier versions kept the evidence with this digest, one file each (still read).
+    func legacyPath(_ digest: EvidenceDigest) -> String {
+        EvidenceReferences.legacyPath(root: folder, digest: digest.bytes)
+    }
+
     /// Stores bodies under their SHA-256; bodies already stored are skipped, except those in `replacing` (stored
     /// but damaged: a fresh copy is written, which reads then find). With `durable`, returns once every one of them
     /// is durable.
-    func put(
-        _ batch: [HashedBytes], durable: Bool, replacing: Set<EvidenceDigest> = [],
-        legacyPath: (EvidenceDigest) -> String
-    ) throws(SystemError) {
+    func put(_ batch: [HashedBytes], durable: Bool, replacing: Set<EvidenceDigest> = []) throws(SystemError) {
         try lock.withLock { () throws(SystemError) in
             try loadLocked()
             var pending: [(position: Int, digest: EvidenceDigest)] = []
@@ -247,7 +249,7 @@ final class EvidenceStore: @unchecked Sendable {
     /// Whether the evidence stored under `digest` is there: an entry in the packs (an index lookup; a reader looks
     /// again on a miss, for what a live writer added since), or a file of the per-file layout of earlier versions.
     /// Bodies are not read: `verify` checks the packs' checksums, `audit` re-hashes the evidence.
-    func holds(_ digest: EvidenceDigest, legacyPath: (EvidenceDigest) -> String) throws(SystemError) -> Bool {
+    func holds(_ digest: EvidenceDigest) throws(SystemError) -> Bool {
         try lock.withLock { () throws(SystemError) in
             try loadLocked()
             if state.index[digest] != nil { return true }

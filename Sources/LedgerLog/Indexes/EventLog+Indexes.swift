@@ -4,14 +4,7 @@ import LedgerSystem
 extension EventLog {
     /// The seqs of every record about `key`, in order (empty for an unknown subject).
     public func seqs(forSubjectKey key: String) -> [UInt64] {
-        let hash = StableHash.hash(key)
-        guard
-            let (candidates, segments) = try? lock.withLock({ () throws(LogError) in
-                guard !state.closed else { throw Self.closedError }
-                try ensureIndexesLocked()
-                return (state.indexes.subjects.candidates(hash: hash), state.segments)
-            })
-        else { return [] }
+        guard let (candidates, segments) = try? subjectCandidates(key) else { return [] }
         // Confirm: two subjects may share a 64-bit hash.
         return candidates.filter { seq in
             (try? SegmentReader.readRecord(fileSystem, segments, seq: seq))?.subjectKeys.contains(key) ?? false
@@ -21,18 +14,24 @@ extension EventLog {
     /// Every record about `key` whose seq is not in `skipping`, in seq order: each candidate is read once,
     /// and the ones the caller already holds are not read at all.
     public func records(forSubjectKey key: String, skipping seen: Set<UInt64>) throws(LogError) -> [LogRecord] {
-        let hash = StableHash.hash(key)
-        let (candidates, segments) = try lock.withLock { () throws(LogError) in
-            guard !state.closed else { throw Self.closedError }
-            try ensureIndexesLocked()
-            return (state.indexes.subjects.candidates(hash: hash), state.segments)
-        }
+        let (candidates, segments) = try subjectCandidates(key)
         var records: [LogRecord] = []
         for seq in candidates where !seen.contains(seq) {
             let record = try SegmentReader.readRecord(fileSystem, segments, seq: seq)
             if record.subjectKeys.contains(key) { records.append(record) }
         }
         return records
+    }
+
+    /// The seqs the subject index gives for `key`'s hash (records of other keys sharing it among them), and the
+    /// segments to read them from.
+    private func subjectCandidates(_ key: String) throws(LogError) -> (seqs: [UInt64], segments: [Segment]) {
+        let hash = StableHash.hash(key)
+        return try lock.withLock { () throws(LogError) in
+            guard !state.closed else { throw Self.closedError }
+            try ensureIndexesLocked()
+            return (state.indexes.subjects.candidates(hash: hash), state.segments)
+        }
     }
 
     /// Every record about `key`, in seq order.

@@ -58,9 +58,6 @@ public enum LogVerification {
         var attempt = 0
         let packs = EvidenceStore(layout, fileSystem: fileSystem, writable: false, limit: EvidencePack.defaultLimit)
         defer { packs.close() }
-        let legacyPath = { (digest: EvidenceDigest) in
-            EvidenceReferences.legacyPath(root: layout.evidence, digest: digest.bytes)
-        }
         var missing: (count: UInt64, first: (seq: UInt64, digest: EvidenceDigest)?, error: SystemError?)
         var unreadable: (count: UInt64, first: (seq: UInt64, reason: String)?)
         // Read before the walk: a live writer writes them for durable records only, which the walk then sees.
@@ -80,7 +77,7 @@ public enum LogVerification {
                     let digest = EvidenceReferences.reference(view.payload, evidenceReferences)
                 else { return }
                 do throws(SystemError) {
-                    if try !packs.holds(digest, legacyPath: legacyPath) {
+                    if try !packs.holds(digest) {
                         missing.count += 1
                         if missing.first == nil { missing.first = (view.seq, digest) }
                     }
