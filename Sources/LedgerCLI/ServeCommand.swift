@@ -88,7 +88,7 @@ enum ServeCommand: LedgerCommand {
             for (address, listener) in zip(listen.addresses, listeners) {
                 var configuration = HTTPServer.Configuration(
                     host: address.host, port: address.port, accessLog: accessLog, metrics: metrics.http,
-                    name: address.name, niceness: address.surface == .api ? 10 : 0)
+                    name: address.name, niceness: address.surface == .api ? 19 : 0)
                 configuration.onDrain = { api.endLongPolls() }
                 servers.append(
                     (

@@ -51,8 +51,9 @@ extension HTTPServer {
         /// memory); one response alone is always sent, whatever its size.
         public var maxBufferedBytes: Int
         /// How much nicer than the process this server's event loop and worker threads run (Linux sets niceness per
-        /// thread; 0 leaves them as the process is). A server whose work may wait (the read API: `ledger serve --api-listen` runs its threads
-        /// at 10) yields the cores to one whose work must not (the webhook), however many requests it has.
+        /// thread; 0 leaves them as the process is). A server whose work may wait (the read API: `ledger serve
+        /// --api-listen` runs its threads at 19) yields the cores to one whose work must not (the webhook), however
+        /// many requests it has.
         public var niceness: Int32
         /// The most worker threads that run this server's handlers at once (started as needed, then kept). A handler
         /// that blocks (a webhook waiting for the group commit, a long poll, a read queued at an ``AdmissionGate``)
