@@ -92,4 +92,26 @@ import Testing
         #expect(chart.series[1].values[2] == 1, "annual_2 active at the end of March, refunded in April")
         #expect(chart.series[1].values[3] == 0)
     }
+
+    /// A catalog version that gives monthly_1 three devices from July on: the charges made before it stack as one
+    /// device, those from July on as three (the version in force at each bucket's end), whatever the latest says.
+    @Test func salesStackByTheCatalogVersionInForce() throws {
+        let ledger = try ledger()
+        defer { ledger.close() }
+        var products = Catalog.visla.products
+        let index = products.firstIndex { $0.id == "com.visla.gps.monthly_1" }!
+        products[index].devices = 3
+        _ = try ledger.setCatalog(
+            CatalogVersion(
+                catalog: Catalog(products: products), effectiveFrom: ReportFixtures.at("2026-07-01T00:00:00Z"),
+                reason: "monthly_1 tracks 3 devices", operatorName: "ops"))
+        let sales = try ledger.report(.sales, period: Self.year(.month), options: ReportOptions(stack: .devices))
+            .charts[0]
+        #expect(sales.series.map(\.name) == ["1 device", "2 devices", "3 devices", "refunds"])
+        let one = sales.series[0].values
+        let three = sales.series[2].values
+        #expect(one.prefix(6).allSatisfy { $0 == 4.9 } && one.dropFirst(6).allSatisfy { $0 == 0 })
+        #expect(three.prefix(6).allSatisfy { $0 == 0 } && three.dropFirst(6).allSatisfy { $0 == 4.9 })
+        #expect(sales.series[1].values[2] == 70, "annual_2 bought in March")
+    }
 }

@@ -22,7 +22,7 @@ extension Ledger {
     public func report(
         _ kind: ReportKind, period: ReportPeriod, options: ReportOptions = ReportOptions(), knownAt: Instant? = nil
     ) throws(ServiceError) -> ReportTable {
-        var builder = ReportBuilder(kind: kind, period: period, options: options, fold: fold, catalog: catalog)
+        var builder = ReportBuilder(kind: kind, period: period, options: options, fold: fold)
         try forEachComponent { entries throws(ServiceError) in
             let known = knownAt.map { limit in entries.filter { $0.recordedAt <= limit } } ?? entries
             // What the voids known then take out counts in no report (the fold's own reports would drop it anyway).
@@ -37,8 +37,8 @@ struct ReportBuilder {
     let kind: ReportKind
     let period: ReportPeriod
     let options: ReportOptions
+    /// The fold, and through it the catalog versions: each figure takes the version in force at its instant.
     let fold: EntitlementFold
-    let catalog: Catalog
     let buckets: [(start: Instant, end: Instant)]
     var sales: [SalesKey: SalesRow] = [:]
     var events: [EventRow] = []
@@ -50,12 +50,11 @@ struct ReportBuilder {
     /// Per bucket: subscriptions entitled just before its start, and of those, not entitled at its end.
     var churn: [(atStart: Int64, churned: Int64)]
 
-    init(kind: ReportKind, period: ReportPeriod, options: ReportOptions, fold: EntitlementFold, catalog: Catalog) {
+    init(kind: ReportKind, period: ReportPeriod, options: ReportOptions, fold: EntitlementFold) {
         self.kind = kind
         self.period = period
         self.options = options
         self.fold = fold
-        self.catalog = catalog
         self.buckets = period.buckets
         self.active = Array(repeating: [:], count: buckets.count)
         self.recurring = Array(repeating: [:], count: buckets.count)
@@ -91,9 +90,10 @@ struct ReportBuilder {
         }
     }
 
-    /// The stack a product belongs to in charts: its billing period or its device count.
-    func stackName(productId: String, period: String?, devices: Int?) -> String {
-        let product = catalog.product(id: productId)
+    /// The stack a product belongs to in charts: its billing period or its device count, as the state gives them,
+    /// else as the catalog version in force at `at` (the end of the bucket the figure belongs to) does.
+    func stackName(productId: String, period: String?, devices: Int?, at: Instant) -> String {
+        let product = fold.catalogs.catalog(at: at).product(id: productId)
         switch options.stack {
         case .period: return period ?? product?.period.name ?? "unknown"
         case .devices:

@@ -25,7 +25,7 @@ extension ReportBuilder {
                 var stacks: [String: [Double]] = [:]
                 var refunds = Array(repeating: 0.0, count: buckets.count)
                 for (key, row) in sales where key.currency == currency {
-                    let stack = stackName(productId: key.productId, period: nil, devices: nil)
+                    let stack = stackName(productId: key.productId, period: nil, devices: nil, at: asOf(key.bucket))
                     stacks[stack, default: Array(repeating: 0, count: buckets.count)][key.bucket] +=
                         Double(row[keyPath: gross]) / 1000
                     refunds[key.bucket] -= Double(row[keyPath: refund]) / 1000

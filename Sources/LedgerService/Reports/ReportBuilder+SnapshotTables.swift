@@ -23,7 +23,8 @@ extension ReportBuilder {
                     label, asOf, .text(key.productId), .text(key.period), .integer(Int64(key.devices)),
                     .integer(row.subscriptions), .integer(row.devices), .integer(row.inGracePeriod),
                 ])
-                let stack = stackName(productId: key.productId, period: key.period, devices: key.devices)
+                let stack = stackName(
+                    productId: key.productId, period: key.period, devices: key.devices, at: self.asOf(index))
                 stacks[stack, default: Array(repeating: 0, count: buckets.count)][index] += Double(row.subscriptions)
             }
         }
@@ -50,7 +51,7 @@ extension ReportBuilder {
     /// catalog's first currency), and with a target currency its conversion and an `ALL` row summing them.
     /// - Throws: ``ServiceError`` `missingRate` naming a currency the rate table lacks.
     func mrrReport() throws(ServiceError) -> ReportTable {
-        let fallback = catalog.products.first?.price.currency ?? "EUR"
+        let fallback = fold.catalog.products.first?.price.currency ?? "EUR"
         let target = options.currency
         if let target {
             let missing = Set(recurring.flatMap { $0.keys.map(\.currency) } + [target])
@@ -70,7 +71,7 @@ extension ReportBuilder {
             for (key, value) in recurring[index] {
                 byCurrency[key.currency, default: (0, 0)].twelfths += value.twelfths
                 byCurrency[key.currency, default: (0, 0)].subscriptions += value.subscriptions
-                let stack = stackName(productId: key.productId, period: nil, devices: nil)
+                let stack = stackName(productId: key.productId, period: nil, devices: nil, at: asOf(index))
                 let amount = Double(value.twelfths) / 12_000
                 charts[key.currency, default: [:]][stack, default: Array(repeating: 0, count: buckets.count)][index] +=
                     amount

@@ -40,10 +40,10 @@ extension ReportBuilder {
                 active[index][key, default: ActiveRow()].subscriptions += 1
                 active[index][key, default: ActiveRow()].devices += Int64(state.devices)
                 if state.status == .gracePeriod { active[index][key, default: ActiveRow()].inGracePeriod += 1 }
-                guard kind == .mrr, catalog.product(id: state.productId)?.kind != .nonRenewing,
+                guard kind == .mrr, fold.catalogs.catalog(at: at).product(id: state.productId)?.kind != .nonRenewing,
                     let last = charged[state.originalTransactionId]?.last(where: { $0.purchaseDate <= at }),
                     let price = last.price, price > 0,
-                    let months = monthlyDivisor(productId: last.productId, state: state)
+                    let months = monthlyDivisor(productId: last.productId, state: state, at: last.purchaseDate)
                 else { continue }
                 let twelfths = price.multipliedReportingOverflow(by: 12).partialValue
                 let recurringKey = RecurringKey(currency: last.currency ?? "EUR", productId: state.productId)
@@ -53,9 +53,11 @@ extension ReportBuilder {
         }
     }
 
-    /// A product's billing period in thirtieths of a month (a month is 30; a week 7), nil when unknown.
-    func monthlyDivisor(productId: String, state: SubscriptionState) -> Int64? {
-        let period = catalog.product(id: productId)?.period ?? state.period.flatMap(Period.init(named:))
+    /// A product's billing period in thirtieths of a month (a month is 30; a week 7), as the catalog version in
+    /// force at `at` (the charge's purchase) gives it; nil when unknown.
+    func monthlyDivisor(productId: String, state: SubscriptionState, at: Instant) -> Int64? {
+        let period =
+            fold.catalogs.catalog(at: at).product(id: productId)?.period ?? state.period.flatMap(Period.init(named:))
         if let months = period?.months, months > 0 { return Int64(months) * 30 }
         if let days = period?.days, days > 0 { return Int64(days) }
         return nil
