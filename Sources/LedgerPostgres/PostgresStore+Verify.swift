@@ -95,21 +95,31 @@ extension PostgresStore {
             try session.createTables()
             return try session.transaction { () throws(LogError) -> UInt64 in
                 try session.execute(PostgresSchema.lockStatement)
-                // Emptied and refilled in bulk, each key of a record taken at its first place in the record's
-                // keys (no sort of the whole table), the key built once at the end with room to sort in memory:
-                // one round trip.
-                let results = try session.pipeline([
+                // Each key of a record, taken at its first place in the record's keys.
+                let derived =
+                    "SELECT u.key AS subject_key, r.seq FROM records AS r, unnest(r.subject_keys) WITH ORDINALITY "
+                    + "AS u(key, n) WHERE u.n = 1 OR u.key <> ALL (r.subject_keys[1:u.n - 1])"
+                // First a look whether the index differs at all (one hash join, nothing written): a whole index,
+                // the common case, is left as it is.
+                let check = try session.pipeline([
+                    PostgresStatement("SET LOCAL work_mem = '256MB'"),
+                    PostgresStatement(
+                        "SELECT count(*) FROM (\(derived)) AS d FULL JOIN record_subjects AS s "
+                            + "ON s.subject_key = d.subject_key AND s.seq = d.seq WHERE d.seq IS NULL OR s.seq IS NULL"),
+                    PostgresStatement("SELECT coalesce(max(seq), 0) FROM records"),
+                ])
+                let covered = UInt64(try Self.integer(check[2], 0, 0))
+                guard try Self.integer(check[1], 0, 0) > 0 else { return covered }
+                // Emptied and refilled in bulk, the key built once at the end with room to sort in memory: one
+                // round trip.
+                _ = try session.pipeline([
                     PostgresStatement("SET LOCAL maintenance_work_mem = '512MB'"),
                     PostgresStatement("TRUNCATE record_subjects"),
                     PostgresStatement("ALTER TABLE record_subjects DROP CONSTRAINT IF EXISTS record_subjects_pkey"),
-                    PostgresStatement(
-                        "INSERT INTO record_subjects (subject_key, seq) SELECT u.key, r.seq FROM records AS r, "
-                            + "unnest(r.subject_keys) WITH ORDINALITY AS u(key, n) "
-                            + "WHERE u.n = 1 OR u.key <> ALL (r.subject_keys[1:u.n - 1])"),
+                    PostgresStatement("INSERT INTO record_subjects (subject_key, seq) \(derived)"),
                     PostgresStatement("ALTER TABLE record_subjects ADD PRIMARY KEY (subject_key, seq)"),
-                    PostgresStatement("SELECT coalesce(max(seq), 0) FROM records"),
                 ])
-                return UInt64(try Self.integer(results[5], 0, 0))
+                return covered
             }
         }
         progress?(covered)
