@@ -73,11 +73,7 @@ extension PostgresStore {
                 coveredSeq: UInt64(try Self.integer(result, 0, 0)), headHash: result.bytes(0, 1),
                 bytes: result.bytes(0, 2))
         }
-        guard let snapshot = stored else { return nil }
-        if snapshot.coveredSeq == 0 {
-            return snapshot.headHash == (environment.map { LogFormat.genesis(environment: $0) } ?? []) ? snapshot : nil
-        }
-        guard let record = try? record(seq: snapshot.coveredSeq) else { return nil }
-        return record.hash == snapshot.headHash ? snapshot : nil
+        guard let snapshot = stored, holdsHistory(of: snapshot) else { return nil }
+        return snapshot
     }
 }

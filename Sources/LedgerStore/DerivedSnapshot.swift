@@ -14,3 +14,18 @@ public struct DerivedSnapshot: Sendable, Hashable {
         self.bytes = bytes
     }
 }
+
+extension RecordStore {
+    /// Whether `snapshot` was derived from this store's history: the record it covers (the genesis for 0) is
+    /// still there with the chain hash it was derived from. A snapshot of a history that was cut, replaced or
+    /// restored from elsewhere is not.
+    public func holdsHistory(of snapshot: DerivedSnapshot) -> Bool {
+        let head = self.head
+        if snapshot.coveredSeq == head.seq { return snapshot.headHash == head.hash }
+        if snapshot.coveredSeq == 0 {
+            return snapshot.headHash == (environment.map { LogFormat.genesis(environment: $0) } ?? [])
+        }
+        guard snapshot.coveredSeq < head.seq, let record = try? record(seq: snapshot.coveredSeq) else { return false }
+        return record.hash == snapshot.headHash
+    }
+}

@@ -53,7 +53,7 @@ import Testing
     }
 
     func clusters(_ log: EventLog) -> [(UInt64, UInt64)] {
-        log.lock.withLock { log.state.clusters.map { ($0.from, $0.through) } }
+        log.lock.withLock { log.state.clusters.files.map { ($0.from, $0.through) } }
     }
 
     @Test func theWriterClustersTheWholeLogAndReadersAnswerFromIt() throws {
@@ -73,7 +73,7 @@ import Testing
         let hash = StableHash.hash("user:3")
         let seqs = reader.seqs(forSubjectKey: "user:3")
         let found = try #require(
-            SubjectCluster.records(seqs, hash: hash, in: reader.lock.withLock { reader.state.clusters }))
+            SubjectCluster.records(seqs, hash: hash, in: reader.lock.withLock { reader.state.clusters.files }))
         #expect(found.allSatisfy { $0 != nil })
         #expect(found.map { $0?.seq } == seqs)
     }
@@ -155,7 +155,7 @@ import Testing
         writer.lock.withLock { writer.stopMaintenanceLocked() }
         #expect(clusters(writer).map(\.0) == [0] && clusters(writer).last?.1 == 200)
         #expect(try clusterFiles(temp.data) == [SubjectCluster.fileName(from: 0, through: 200)])
-        let file = try #require(writer.lock.withLock { writer.state.clusters.first })
+        let file = try #require(writer.lock.withLock { writer.state.clusters.files.first })
         #expect(file.runs()?.count == 7)  // one run per user: a record lives with its first subject key
         for key in Self.keys.prefix(7) {
             let seqs = writer.seqs(forSubjectKey: key)

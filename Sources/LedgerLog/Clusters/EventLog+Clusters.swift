@@ -6,33 +6,20 @@ import LedgerSystem
 /// They cover the log from its first record in a chain of files, each the records after the previous file's:
 /// `cluster-<from>-<through>` holds records `from + 1 … through`. The writer adds a file for the records no file
 /// holds yet at a checkpoint, in the background and off the lock (the records it copies never change), once there
-/// are enough of them (``clusterThresholdLocked``), and merges the last files while they are close in size
+/// are enough of them (``ClusterChain/threshold(minimum:)``), and merges the last files while they are close in size
 /// (`EventLog+ClusterMerge.swift`); at close it copies what is left once there are ``LogOptions/clusterMinimum``.
 /// `rebuildIndexes` writes them all again.
 extension EventLog {
-    /// The seq through which cluster files hold the log (0: none). Holding the lock.
-    var clusteredSeqLocked: UInt64 { state.clusters.last?.through ?? 0 }
-
     /// Loads the cluster files (the writer also deletes the unused ones). Holding the lock.
     func loadClustersLocked() {
         let (chain, unused) = clusterFiles.load(state.segments, headSeq: state.head.seq)
-        state.clusters = chain
+        state.clusters = ClusterChain(chain)
         if isWriter {
             for name in unused { try? fileSystem.unlink(Path.join(directory.index, name)) }
         }
     }
 
-    // MARK: The writer's policy
-
-    /// How many records must be in no cluster file before the background adds one: at least
-    /// ``LogOptions/clusterMinimum``, and half as many as the files hold already (up to half a file's most), so
-    /// that files grow with the log instead of cutting each subject's records into many small ones. Holding the
-    /// lock.
-    var clusterThresholdLocked: UInt64 {
-        max(UInt64(options.clusterMinimum), min(clusteredSeqLocked, ClusterFiles.fileRecords) / 2)
-    }
-
-    /// Adds cluster files until fewer records than ``clusterThresholdLocked`` are in none (`finishing`, at close
+    /// Adds cluster files until fewer records than ``ClusterChain/threshold(minimum:)`` are in none (`finishing`, at close
     /// and for a rebuild: fewer than ``LogOptions/clusterMinimum``), merging the last two after each while they are
     /// close in size when `merging` (see ``mergeClusters()``), then clears `maintaining` (which the caller
     /// set), ending the maintenance worker's turn. A failed build stops it and is returned (the next checkpoint
@@ -42,8 +29,10 @@ extension EventLog {
         var failure: LogError?
         while true {
             let job = lock.withLock { () -> (segments: [Segment], from: UInt64, through: UInt64, hash: [UInt8])? in
-                let from = clusteredSeqLocked
-                let threshold = finishing ? UInt64(options.clusterMinimum) : clusterThresholdLocked
+                let from = state.clusters.clusteredSeq
+                let threshold =
+                    finishing
+                    ? UInt64(options.clusterMinimum) : state.clusters.threshold(minimum: options.clusterMinimum)
                 guard !state.closed, state.head.seq > from, state.head.seq - from >= threshold else { return nil }
                 let through = min(state.head.seq, from + ClusterFiles.fileRecords)
                 let hash =
@@ -77,7 +66,6 @@ extension EventLog {
     /// Deletes every cluster file (`ledger rebuild` then writes them again). Holding the lock, with no build
     /// running.
     func dropClustersLocked() {
-        for cluster in state.clusters { try? fileSystem.unlink(clusterPath(cluster)) }
-        state.clusters = []
+        for cluster in state.clusters.removeAll() { try? fileSystem.unlink(clusterFiles.path(of: cluster)) }
     }
 }

@@ -59,19 +59,8 @@ extension EventLog {
     /// records after their covered seq are indexed), else by scanning the whole log. Holding the lock.
     func ensureIndexesLocked() throws(LogError) {
         guard !state.indexes.ready else { return }
-        if let (keys, subjects, covered, hash) = indexFiles.load(), covered <= state.head.seq,
-            hash
-                == (covered == 0
-                    ? state.headHashAtGenesis
-                    : (try? SegmentReader.readRecord(fileSystem, state.segments, seq: covered))?.hash)
-        {
-            // Taken, not copied: placing the groups must not copy the postings, which the decoder put in huge pages.
-            state.indexes = try LogIndexes.extending(
-                keys: consume keys, subjects: consume subjects, covered: covered, fileSystem, state.segments,
-                through: state.head.seq)
-        } else {
-            try rebuildIndexesLocked()
-        }
+        state.indexes = try LogIndexes.loading(
+            indexFiles, state.segments, through: state.head.seq, genesisHash: state.headHashAtGenesis)
         loadClustersLocked()
         state.indexes.ready = true
     }
@@ -124,15 +113,6 @@ extension EventLog {
             subjects: state.indexes.subjects, segments: state.segments)
     }
 
-    /// Writes a derived file (e.g. a projection snapshot) under `index/`, stamped with the current head.
-    /// - Returns: the covered seq.
-    @discardableResult
-    public func writeDerived(_ name: String, _ bytes: [UInt8]) throws(LogError) -> UInt64 {
-        let (seq, hash) = head
-        try writeDerived(name, bytes, coveredSeq: seq, headHash: hash)
-        return seq
-    }
-
     /// Writes a derived file that reflects the log up to `coveredSeq`, whose chain hash is `headHash`.
     public func writeDerived(_ name: String, _ bytes: [UInt8], coveredSeq: UInt64, headHash: [UInt8])
         throws(LogError)
@@ -144,16 +124,9 @@ extension EventLog {
 
     /// Reads a derived file; nil when it is missing, damaged, or does not match this log's history (its covered
     /// record is gone or has another hash). The caller then rebuilds it from the log.
-    public func readDerived(_ name: String) -> DerivedFile.Snapshot? {
-        guard let snapshot = DerivedFile.read(Path.join(directory.index, name), fileSystem: fileSystem) else {
-            return nil
+    public func readDerived(_ name: String) -> DerivedSnapshot? {
+        DerivedFile.read(Path.join(directory.index, name), fileSystem: fileSystem).flatMap {
+            holdsHistory(of: $0) ? $0 : nil
         }
-        let (seq, hash) = head
-        if snapshot.coveredSeq == seq { return snapshot.headHash == hash ? snapshot : nil }
-        if snapshot.coveredSeq == 0 {
-            return snapshot.headHash == (environment.map { LogFormat.genesis(environment: $0) } ?? []) ? snapshot : nil
-        }
-        guard snapshot.coveredSeq < seq, let record = try? record(seq: snapshot.coveredSeq) else { return nil }
-        return record.hash == snapshot.headHash ? snapshot : nil
     }
 }

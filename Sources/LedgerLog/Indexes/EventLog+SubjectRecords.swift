@@ -38,7 +38,7 @@ extension EventLog {
                 return (SubjectIndex.Candidates(seqs: seqs, offsets: offsets), state.segments, [SubjectCluster]())
             }
             try ensureIndexesLocked()
-            return (state.indexes.subjects.placedCandidates(hash: hash), state.segments, state.clusters)
+            return (state.indexes.subjects.placedCandidates(hash: hash), state.segments, state.clusters.files)
         }
         var kept = 0
         for index in candidates.seqs.indices where wanted(candidates.seqs[index]) {
@@ -67,7 +67,7 @@ extension EventLog {
     /// loaded, the limit is reached, or the file does not cover the head exactly. Holding the lock.
     func fileLookupLocked(hash: UInt64) -> [UInt64]? {
         guard !state.indexes.ready, state.indexes.fileLookups < Self.fileLookupLimit,
-            let seqs = subjectSeqsFromFile(hash: hash, headSeq: state.head.seq, headHash: state.head.hash)
+            let seqs = indexFiles.subjectSeqs(hash: hash, headSeq: state.head.seq, headHash: state.head.hash)
         else { return nil }
         state.indexes.fileLookups += 1
         return seqs

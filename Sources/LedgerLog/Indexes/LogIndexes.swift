@@ -56,4 +56,21 @@ struct LogIndexes {
         }
         return LogIndexes(keys: keys, subjects: subjects, coveredSeq: covered)
     }
+
+    /// The indexes of records 1…`head`: the index files' when they hold an earlier point of this log (the record
+    /// they cover still has the chain hash they claim; `genesisHash` for none), brought up to `head`; else from a
+    /// scan of the whole log.
+    static func loading(
+        _ files: IndexFiles, _ segments: [Segment], through head: UInt64, genesisHash: [UInt8]
+    ) throws(LogError) -> LogIndexes {
+        let fileSystem = files.fileSystem
+        guard let (keys, subjects, covered, hash) = files.load(), covered <= head,
+            hash
+                == (covered == 0
+                    ? genesisHash : (try? SegmentReader.readRecord(fileSystem, segments, seq: covered))?.hash)
+        else { return try scanning(fileSystem, segments, through: head) }
+        // Taken, not copied: placing the groups must not copy the postings, which the decoder put in huge pages.
+        return try extending(
+            keys: consume keys, subjects: consume subjects, covered: covered, fileSystem, segments, through: head)
+    }
 }

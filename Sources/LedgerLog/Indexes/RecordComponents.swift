@@ -102,6 +102,18 @@ public struct RecordComponents: Sendable, Equatable {
 }
 
 extension EventLog {
+    /// Calls `body` with the subject index file's links when the file is intact (its checksum holds), covers
+    /// exactly the records `1...head` (the head's seq and chain hash), and every posting names a record in that
+    /// range and links only back; nil otherwise (the caller then reads the records' subject keys). The file is
+    /// mapped, not copied, while `body` runs.
+    func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
+        let (headSeq, headHash) = head
+        return try indexFiles.withSubjectFile(headSeq: headSeq, headHash: headHash) { content in
+            guard let links = SubjectLinks(content, headSeq: headSeq) else { return nil }
+            return try body(links)
+        } ?? nil
+    }
+
     /// The components of every record up to the head (``RecordComponents``), when the subject index's file covers
     /// exactly the head (its seq and chain hash): found from its links (see ``withSubjectLinks(_:)``). Nil when it
     /// does not cover the head (records appended since, the file damaged or missing), or the log holds 2³² records

@@ -19,11 +19,12 @@ struct IndexSnapshot {
 /// (``stopMaintenanceLocked()``) before they write index or cluster files themselves.
 extension EventLog {
     /// Starts the worker when no turn is running and there is work: the index files of the current head
-    /// (`checkpoint`), or cluster files (``clusterThresholdLocked`` records in none). Holding the lock.
+    /// (`checkpoint`), or cluster files (``ClusterChain/threshold(minimum:)`` records in none). Holding the lock.
     func startMaintenanceLocked(checkpoint: Bool) {
         guard isWriter, !state.closed, !state.maintaining else { return }
         let clustersDue =
-            options.clusterMinimum > 0 && state.head.seq - clusteredSeqLocked >= clusterThresholdLocked
+            options.clusterMinimum > 0
+            && state.head.seq - state.clusters.clusteredSeq >= state.clusters.threshold(minimum: options.clusterMinimum)
         guard checkpoint || clustersDue else { return }
         let snapshot = checkpoint ? indexSnapshotLocked() : nil
         state.maintaining = true

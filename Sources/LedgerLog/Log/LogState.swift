@@ -12,7 +12,7 @@ struct LogState {
     /// The idempotency-key and subject-key indexes, and how far the index files cover them.
     var indexes = LogIndexes()
     /// The cluster files that hold the log from its first record on, in order (see ``SubjectCluster``).
-    var clusters: [SubjectCluster] = []
+    var clusters = ClusterChain()
     /// Whether the maintenance worker has its turn: a checkpoint and cluster files in the background, or
     /// `close` and `rebuildIndexes` finishing the cluster files (one at a time; see `EventLog+Maintenance.swift`).
     var maintaining = false

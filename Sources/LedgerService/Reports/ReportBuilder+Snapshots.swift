@@ -32,6 +32,7 @@ extension ReportBuilder {
             by: \.originalTransactionId)
         for index in buckets.indices {
             let at = asOf(index)
+            let catalog = fold.catalogs.catalog(at: at)
             for owned in fold.subscriptions(in: entries, at: at, knownAt: knownAt)
             where owned.state.status.isEntitled {
                 let state = owned.state
@@ -40,7 +41,7 @@ extension ReportBuilder {
                 active[index][key, default: ActiveRow()].subscriptions += 1
                 active[index][key, default: ActiveRow()].devices += Int64(state.devices)
                 if state.status == .gracePeriod { active[index][key, default: ActiveRow()].inGracePeriod += 1 }
-                guard kind == .mrr, fold.catalogs.catalog(at: at).product(id: state.productId)?.kind != .nonRenewing,
+                guard kind == .mrr, catalog.product(id: state.productId)?.kind != .nonRenewing,
                     let last = charged[state.originalTransactionId]?.last(where: { $0.purchaseDate <= at }),
                     let price = last.price, price > 0,
                     let months = monthlyDivisor(productId: last.productId, state: state, at: last.purchaseDate)

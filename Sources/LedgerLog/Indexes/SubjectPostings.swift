@@ -1,5 +1,3 @@
-import LedgerSystem
-
 /// The postings at the start of a subject index file's content (`index/subjects.idx`, see `Events/README.md`),
 /// read in place: posting `i`'s record seq and link. The one reader of that layout, for the rebuild's grouping
 /// (``SubjectLinks``) and the index's load (``SubjectIndex/decode(_:)``).
@@ -80,55 +78,14 @@ struct SubjectLinks {
     let coveredSeq: UInt64
 }
 
-extension EventLog {
-    /// Calls `body` with the subject index file's links when the file is intact (its checksum holds), covers
-    /// exactly the records `1...head` (the head's seq and chain hash), and every posting names a record in that
-    /// range and links only back; nil otherwise (the caller then reads the records' subject keys). The file is
-    /// mapped, not copied, while `body` runs.
-    func withSubjectLinks<Result>(_ body: (SubjectLinks) throws -> Result) rethrows -> Result? {
-        let (headSeq, headHash) = head
-        return try withSubjectFile(headSeq: headSeq, headHash: headHash) { content in
-            guard let links = Self.links(in: content, headSeq: headSeq) else { return nil }
-            return try body(links)
-        } ?? nil
-    }
-
-    /// The seqs of the records filed under subject key hash `hash`, ascending, from the subject index file when
-    /// it is intact and covers exactly the records `1...headSeq` (its seq and chain hash `headHash`), and that
-    /// subject's postings name records in that range and link only back; nil otherwise. Reads the file's heads
-    /// one by one: what a reader's first look-ups cost instead of loading its indexes.
-    func subjectSeqsFromFile(hash: UInt64, headSeq: UInt64, headHash: [UInt8]) -> [UInt64]? {
-        withSubjectFile(headSeq: headSeq, headHash: headHash) { content in
-            guard let postings = SubjectPostings(content), let seqs = postings.seqs(of: hash, in: content),
-                seqs.last.map({ $0 <= headSeq }) ?? true
-            else { return nil }
-            return seqs
-        } ?? nil
-    }
-
-    /// Calls `body` with the content of the subject index file, mapped, when it is intact and covers exactly
-    /// `1...headSeq`; nil otherwise.
-    private func withSubjectFile<Result>(
-        headSeq: UInt64, headHash: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Result
-    ) rethrows -> Result? {
-        guard headSeq > 0,
-            let region = fileSystem.mapFile(
-                indexFiles.path(IndexFiles.subjectsName), minimumSize: DerivedFile.headerSize)
-        else { return nil }
-        defer { fileSystem.unmap(region) }
-        guard let content = DerivedFile.content(of: region, coveredSeq: headSeq, headHash: headHash) else {
-            return nil
-        }
-        return try body(content)
-    }
-
+extension SubjectLinks {
     /// The links in a subject index file's content, checked; nil when malformed.
-    private static func links(in content: UnsafeRawBufferPointer, headSeq: UInt64) -> SubjectLinks? {
+    init?(_ content: UnsafeRawBufferPointer, headSeq: UInt64) {
         guard let postings = SubjectPostings(content) else { return nil }
         for index in 0..<postings.count {
             let seq = postings.seq(index)
             guard seq >= 1, seq <= headSeq, postings.link(index) <= index else { return nil }
         }
-        return SubjectLinks(postings: postings, coveredSeq: headSeq)
+        self.init(postings: postings, coveredSeq: headSeq)
     }
 }
