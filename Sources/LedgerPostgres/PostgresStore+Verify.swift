@@ -99,17 +99,18 @@ extension PostgresStore {
                 let derived =
                     "SELECT u.key AS subject_key, r.seq FROM records AS r, unnest(r.subject_keys) WITH ORDINALITY "
                     + "AS u(key, n) WHERE u.n = 1 OR u.key <> ALL (r.subject_keys[1:u.n - 1])"
-                // First a look whether the index differs at all (one hash join, nothing written): a whole index,
-                // the common case, is left as it is.
+                // First a look whether the index differs at all, nothing written: the count and the sum of a
+                // 64-bit hash of every (key, seq) pair, derived and stored. Two scans and no join (a FULL JOIN
+                // took 3× as long); a whole index, the common case, is left as it is.
+                let digest = "count(*), coalesce(sum(hashtextextended(subject_key, seq)), 0)"
                 let check = try session.pipeline([
-                    PostgresStatement("SET LOCAL work_mem = '256MB'"),
                     PostgresStatement(
-                        "SELECT count(*) FROM (\(derived)) AS d FULL JOIN record_subjects AS s "
-                            + "ON s.subject_key = d.subject_key AND s.seq = d.seq WHERE d.seq IS NULL OR s.seq IS NULL"),
+                        "SELECT (SELECT ROW(\(digest)) FROM (\(derived)) AS d) "
+                            + "IS DISTINCT FROM (SELECT ROW(\(digest)) FROM record_subjects)"),
                     PostgresStatement("SELECT coalesce(max(seq), 0) FROM records"),
                 ])
-                let covered = UInt64(try Self.integer(check[2], 0, 0))
-                guard try Self.integer(check[1], 0, 0) > 0 else { return covered }
+                let covered = UInt64(try Self.integer(check[1], 0, 0))
+                guard check[0].bytes(0, 0) == [1] else { return covered }
                 // Emptied and refilled in bulk, the key built once at the end with room to sort in memory: one
                 // round trip.
                 _ = try session.pipeline([

@@ -118,6 +118,12 @@ struct PostgresStreamingTests {
         #expect(try store.seqs(forSubjectKey: "ghost").isEmpty)
         let count = { (text: [[UInt8]]) in String(decoding: text[0], as: UTF8.self).split(separator: " ")[0] }
         #expect(count(try harness.sql(rows)) == count(whole), "exactly the rows the records give")
+        // A row filed under another key: as many rows as the records give, but not theirs.
+        try harness.sql("UPDATE \(table) SET subject_key = 'moved' WHERE subject_key = 'user:6'")
+        try rebuildable.rebuildIndexes { reached = $0 }
+        #expect(try store.seqs(forSubjectKey: "user:6") == before[3])
+        #expect(try store.seqs(forSubjectKey: "moved").isEmpty)
+        #expect(count(try harness.sql(rows)) == count(whole))
         // An index that is whole is left as it is: no row deleted, inserted or moved.
         let rebuilt = try harness.sql(rows)
         try rebuildable.rebuildIndexes { reached = $0 }
