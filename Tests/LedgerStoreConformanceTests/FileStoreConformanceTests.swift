@@ -15,6 +15,7 @@ struct FileStoreConformanceTests {
     @Test func crashLosesOnlyTheUnacknowledged() throws {
         try Conformance.crashLosesOnlyTheUnacknowledged(FileHarness())
     }
+    @Test func lifecyclesReadAsOnTheFileLog() throws { try Conformance.lifecyclesReadAsOnTheFileLog { FileHarness() } }
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(FileHarness()) }
     @Test func voids() throws { try Conformance.voids(FileHarness()) }
     @Test func catalogVersions() throws { try Conformance.catalogVersions(FileHarness()) }

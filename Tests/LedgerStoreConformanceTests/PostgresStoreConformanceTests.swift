@@ -15,6 +15,9 @@ struct PostgresStoreConformanceTests {
     @Test func crashLosesOnlyTheUnacknowledged() throws {
         try Conformance.crashLosesOnlyTheUnacknowledged(PostgresHarness())
     }
+    @Test func lifecyclesReadAsOnTheFileLog() throws {
+        try Conformance.lifecyclesReadAsOnTheFileLog { try PostgresHarness() }
+    }
     @Test func knownAtQueries() throws { try Conformance.knownAtQueries(PostgresHarness()) }
     @Test func voids() throws { try Conformance.voids(PostgresHarness()) }
     @Test func catalogVersions() throws { try Conformance.catalogVersions(PostgresHarness()) }
