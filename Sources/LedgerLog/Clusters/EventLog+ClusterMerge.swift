@@ -5,9 +5,9 @@ import LedgerSystem
 /// (each at least twice the size of the next) however long it grows, and a subject's records spread over a few
 /// runs, not one per file.
 extension EventLog {
-    /// Merges the last two cluster files while they are close in size (``ClusterChain/mergeCandidate``). Not holding the
-    /// lock; only one merge or build runs at a time (the maintenance worker's turn, `maintaining`). A file whose data does not check is
-    /// dropped (deleted; the writer copies its records from the log again).
+    /// Merges the last two cluster files while they are close in size (``ClusterChain/mergeCandidate``). Not
+    /// holding the lock; only one merge or build runs at a time (the maintenance worker's turn, `maintaining`). A
+    /// file whose data does not check is dropped (deleted; the writer copies its records from the log again).
     func mergeClusters() {
         while let (older, newer) = lock.withLock({ state.clusters.mergeCandidate }) {
             let merged: SubjectCluster?
@@ -27,5 +27,4 @@ extension EventLog {
             for cluster in [older, newer] { try? fileSystem.unlink(clusterFiles.path(of: cluster)) }
         }
     }
-
 }

@@ -6,9 +6,9 @@ import LedgerSystem
 /// They cover the log from its first record in a chain of files, each the records after the previous file's:
 /// `cluster-<from>-<through>` holds records `from + 1 … through`. The writer adds a file for the records no file
 /// holds yet at a checkpoint, in the background and off the lock (the records it copies never change), once there
-/// are enough of them (``ClusterChain/threshold(minimum:)``), and merges the last files while they are close in size
-/// (`EventLog+ClusterMerge.swift`); at close it copies what is left once there are ``LogOptions/clusterMinimum``.
-/// `rebuildIndexes` writes them all again.
+/// are enough of them (``ClusterChain/threshold(minimum:)``), and merges the last files while they are close in
+/// size (`EventLog+ClusterMerge.swift`); at close it copies what is left once there are
+/// ``LogOptions/clusterMinimum``. `rebuildIndexes` writes them all again.
 extension EventLog {
     /// Loads the cluster files (the writer also deletes the unused ones). Holding the lock.
     func loadClustersLocked() {
@@ -19,9 +19,9 @@ extension EventLog {
         }
     }
 
-    /// Adds cluster files until fewer records than ``ClusterChain/threshold(minimum:)`` are in none (`finishing`, at close
-    /// and for a rebuild: fewer than ``LogOptions/clusterMinimum``), merging the last two after each while they are
-    /// close in size when `merging` (see ``mergeClusters()``), then clears `maintaining` (which the caller
+    /// Adds cluster files until fewer records than ``ClusterChain/threshold(minimum:)`` are in none (`finishing`,
+    /// at close and for a rebuild: fewer than ``LogOptions/clusterMinimum``), merging the last two after each while
+    /// they are close in size when `merging` (see ``mergeClusters()``), then clears `maintaining` (which the caller
     /// set), ending the maintenance worker's turn. A failed build stops it and is returned (the next checkpoint
     /// tries again).
     @discardableResult
