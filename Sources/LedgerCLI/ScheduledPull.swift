@@ -100,8 +100,9 @@ final class ScheduledPull: Sendable {
                     at: SystemClock.wallMilliseconds())
                 return
             }
-            pull.report(line)
+            // Reported once the cursor is durable: a run that says it is done is done, whatever happens next.
             try writeCursor(now)
+            pull.report(line)
             metrics?.reconcileSucceeded(appended: counts.appended, at: SystemClock.wallMilliseconds())
         } catch {
             pull.report("error: reconcile for \(window) failed: \(error.message); the webhook keeps serving")
