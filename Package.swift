@@ -71,7 +71,9 @@ let package = Package(
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
-        .executableTarget(name: "LedgerLoad", dependencies: ["LedgerHTTP"], path: "Sources/Tools/LedgerLoad"),
+        .executableTarget(
+            name: "LedgerLoad", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"],
+            path: "Sources/Tools/LedgerLoad"),
         .executableTarget(
             name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP", "LedgerTesting"], path: "Sources/Tools/LedgerFuzzHTTP"),
         // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.

@@ -1,3 +1,4 @@
+import LedgerJSON
 import Synchronization
 
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ public final class AccessLog: Sendable {
     /// Writes the line for `entry`.
     public func record(_ entry: Entry) {
         var line = "{\"time\":\"\(HTTPDate.iso8601Now())\",\"remote\":"
-        JSONText.appendQuoted(entry.remote, to: &line)
+        line += JSONValue.quoted(entry.remote)
         line += ",\"method\":"
         Self.appendOptional(entry.method, to: &line)
         line += ",\"path\":"
@@ -85,6 +86,6 @@ public final class AccessLog: Sendable {
     public func flush() { flushSink() }
 
     private static func appendOptional(_ value: String?, to line: inout String) {
-        if let value { JSONText.appendQuoted(value, to: &line) } else { line += "null" }
+        if let value { line += JSONValue.quoted(value) } else { line += "null" }
     }
 }

@@ -1,3 +1,5 @@
+import LedgerJSON
+
 /// A response: status, headers and body.
 ///
 /// The server adds `Content-Length`, `Date` and `Connection` itself; handlers set `Content-Type` through the
@@ -41,9 +43,9 @@ public struct HTTPResponse: Sendable {
     /// `{"error":{"status":"CODE","message":"…"}}`.
     public static func error(_ error: HTTPError) -> HTTPResponse {
         var text = "{\"error\":{\"status\":"
-        JSONText.appendQuoted(error.code.rawValue, to: &text)
+        text += JSONValue.quoted(error.code.rawValue)
         text += ",\"message\":"
-        JSONText.appendQuoted(error.message, to: &text)
+        text += JSONValue.quoted(error.message)
         text += "}}"
         var response = json(error.status, text)
         for field in error.headers { response.headers.set(field.name, field.value) }
@@ -52,35 +54,4 @@ public struct HTTPResponse: Sendable {
 
     /// The body as UTF-8 text (invalid sequences replaced).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
-}
-
-/// Minimal JSON text helpers for error bodies and access-log lines.
-public enum JSONText {
-    /// Appends `value` as a JSON string literal, escaping quotes, backslashes and control characters.
-    public static func appendQuoted(_ value: String, to out: inout String) {
-        out.append("\"")
-        var run = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": run += "\\\""
-            case "\\": run += "\\\\"
-            case "\n": run += "\\n"
-            case "\r": run += "\\r"
-            case "\t": run += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                run += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: run.unicodeScalars.append(scalar)
-            }
-        }
-        out += run
-        out.append("\"")
-    }
-
-    /// `value` as a JSON string literal.
-    public static func quoted(_ value: String) -> String {
-        var out = ""
-        appendQuoted(value, to: &out)
-        return out
-    }
 }

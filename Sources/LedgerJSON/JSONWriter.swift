@@ -72,6 +72,14 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// `value` as a JSON string literal: the text ``writeString(_:into:)`` writes.
+    public static func quoted(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        writeString(value, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Appends `value` as a JSON string literal, escaping quotes, backslashes and control characters.
     public static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))

@@ -1,4 +1,5 @@
 import LedgerHTTP
+import LedgerJSON
 import Synchronization
 import Testing
 
@@ -23,7 +24,7 @@ func makeTestApplication(readToken: String? = "read-secret", adminToken: String?
     router.get("/v1/users/{id}/entitlement", middlewares: [reads]) { request in
         let at = request.query("at") ?? "now"
         return .json(
-            .ok, #"{"userId":\#(JSONText.quoted(request.parameter("id") ?? "")),"at":\#(JSONText.quoted(at))}"#)
+            .ok, #"{"userId":\#(JSONValue.quoted(request.parameter("id") ?? "")),"at":\#(JSONValue.quoted(at))}"#)
     }
     router.get("/v1/users/me/entitlement", middlewares: [reads]) { _ in .text(.ok, "me") }
     router.post("/v1/admin/link", middlewares: [admin]) { _ in .json(.ok, #"{"linked":true}"#) }

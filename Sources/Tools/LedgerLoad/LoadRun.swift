@@ -1,4 +1,5 @@
 import LedgerHTTP
+import LedgerJSON
 import LedgerSystem
 import Synchronization
 
@@ -96,7 +97,7 @@ enum LoadRun {
         let (p50, p90, p99, slowest) = (percentile(0.50), percentile(0.90), percentile(0.99), percentile(1.0))
         let statusText = statuses.keys.sorted().map { "\"\($0)\":\(statuses[$0]!)" }.joined(separator: ",")
         if options.json {
-            return "{\"method\":\"\(options.method)\",\"path\":\(JSONText.quoted(options.path)),"
+            return "{\"method\":\"\(options.method)\",\"path\":\(JSONValue.quoted(options.path)),"
                 + "\"clients\":\(options.clients),\"seconds\":\(options.seconds),\"requests\":\(count),"
                 + "\"requestsPerSecond\":\(round1(rate)),\"p50ms\":\(round3(p50)),\"p90ms\":\(round3(p90)),"
                 + "\"p99ms\":\(round3(p99)),\"maxms\":\(round3(slowest)),\"statuses\":{\(statusText)},"
