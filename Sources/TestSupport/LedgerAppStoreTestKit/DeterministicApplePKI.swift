@@ -77,7 +77,7 @@ public struct DeterministicApplePKI: Sendable {
         throws(CryptoError) -> X509Certificate
     {
         let der = certificate.derRepresentation
-        guard let outer = DER.element(der, at: 0), outer.tag == 0x30,
+        guard let outer = DER.element(der, at: 0), outer.tag == DER.sequenceTag,
             let tbs = DER.element(der, at: outer.contentStart),
             let algorithm = DER.element(der, at: tbs.end), algorithm.end <= outer.end
         else {
