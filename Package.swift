@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
         // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
         .executableTarget(
-            name: "LedgerLoad", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem"],
+            name: "LedgerLoad", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem", "LedgerTesting"],
             path: "Sources/Tools/LedgerLoad"),
         .executableTarget(
             name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP", "LedgerTesting"], path: "Sources/Tools/LedgerFuzzHTTP"),
@@ -117,7 +117,8 @@ let package = Package(
                 "LedgerHTTP", "LedgerJSON", "LedgerCore", "LedgerService", "LedgerAppStore", "LedgerSystem",
                 "LedgerTesting",
             ], path: "Sources/Tools/LedgerServeTorture"),
-        // Test support: record builders, temporary directories, a test PKI, a fake App Store Server API.
+        // Test support: record builders, temporary directories, a test PKI, a fake App Store Server API, the HTTP
+        // durability checks' acknowledgements file.
         .target(
             name: "LedgerTesting",
             dependencies: [

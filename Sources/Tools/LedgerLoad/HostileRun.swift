@@ -1,5 +1,6 @@
 import LedgerHTTP
 import LedgerSystem
+import LedgerTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ enum HostileRun {
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         limit.rlim_cur = limit.rlim_max
         setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        let acks = try options.acksPath.map { path throws(LoadError) in try AckLog(path: path) }
+        let acks = try options.acksPath.map { path throws(LoadError) in try AcknowledgementLog.open(path) }
         let tally = Shared(Tally())
         let begin = SystemClock.monotonicNanoseconds()
         let attackFrom = begin + UInt64(options.warmup * 1e9)

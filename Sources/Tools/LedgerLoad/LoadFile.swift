@@ -1,8 +1,6 @@
+import LedgerJSON
 import LedgerSystem
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import LedgerTesting
 
 /// Reads a whole file (a request body to replay).
 func readFile(_ path: String) throws(LoadError) -> [UInt8] {
@@ -16,32 +14,19 @@ func readLines(_ path: String) throws(LoadError) -> [[UInt8]] {
         .filter { !$0.allSatisfy { $0 == 32 || $0 == 13 } }
 }
 
-/// Appends acknowledgement lines with one `write(2)` each (`O_APPEND`), so threads never interleave.
-final class AckLog: Sendable {
-    private let fd: Int32
-
-    init(path: String) throws(LoadError) {
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw LoadError("cannot open \(path) (errno \(errno))") }
-    }
-
-    deinit { close(fd) }
-
-    /// Records a 200 for body `line`, with the `"seq":N` its response named.
-    func acknowledge(line: Int, response: [UInt8]) {
-        guard let seq = Self.seq(in: response) else { return }
-        let bytes = Array("ack \(line) \(seq)\n".utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    }
-
-    /// The number after `"seq":` in a JSON response body.
-    static func seq(in body: [UInt8]) -> UInt64? {
-        let key = Array(#""seq":"#.utf8)
-        guard body.count > key.count else { return nil }
-        for start in 0...(body.count - key.count) where body[start..<(start + key.count)].elementsEqual(key) {
-            let digits = body[(start + key.count)...].prefix { $0 >= 48 && $0 <= 57 }
-            return UInt64(String(decoding: digits, as: UTF8.self))
+extension AcknowledgementLog {
+    /// Opens the `--acks` file.
+    static func open(_ path: String) throws(LoadError) -> AcknowledgementLog {
+        do {
+            return try AcknowledgementLog(path: path)
+        } catch {
+            throw LoadError("cannot open \(path) for acknowledgements: \(error.message)")
         }
-        return nil
+    }
+
+    /// Records a 200 for body `line`, with the seq its response named (a 200 without one is not acknowledged).
+    func acknowledge(line: Int, response: [UInt8]) {
+        guard let seq = (try? JSONValue.parse(response))?["seq"]?.int64.flatMap(UInt64.init(exactly:)) else { return }
+        acknowledge(line: line, seq: seq)
     }
 }

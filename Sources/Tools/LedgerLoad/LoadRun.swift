@@ -1,6 +1,7 @@
 import LedgerHTTP
 import LedgerJSON
 import LedgerSystem
+import LedgerTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ struct ClientTally: Sendable {
 enum LoadRun {
     static func run(_ options: LoadOptions) throws(LoadError) -> String {
         let tallies = Mutex<[ClientTally]>([])
-        let acks = try options.acksPath.map { path throws(LoadError) in try AckLog(path: path) }
+        let acks = try options.acksPath.map { path throws(LoadError) in try AcknowledgementLog.open(path) }
         let next = Atomic<Int>(0)
         let exhaustedAt = Atomic<UInt64>(0)
         let begin = SystemClock.monotonicNanoseconds()

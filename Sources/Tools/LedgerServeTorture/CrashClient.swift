@@ -1,6 +1,7 @@
 import LedgerHTTP
 import LedgerJSON
 import LedgerSystem
+import LedgerTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ struct CrashClient {
     }
 
     /// Delivers every notification once (each to one client, in file order) and returns the tally.
-    func deliver(_ bodies: [[UInt8]], acks: AckWriter) -> Tally {
+    func deliver(_ bodies: [[UInt8]], acks: AcknowledgementLog) -> Tally {
         let next = Atomic<Int>(0)
         let total = Mutex(Tally())
         let (port, giveUp) = (self.port, giveUpSeconds)
@@ -53,7 +54,7 @@ struct CrashClient {
     }
 
     private static func deliver(
-        _ body: [UInt8], line: Int, client: HTTPClient, acks: AckWriter, giveUp: Double, tally: inout Tally
+        _ body: [UInt8], line: Int, client: HTTPClient, acks: AcknowledgementLog, giveUp: Double, tally: inout Tally
     ) {
         let deadline = SystemClock.monotonicSeconds() + giveUp
         let headers: HTTPHeaders = ["Content-Type": "application/json"]
@@ -71,7 +72,7 @@ struct CrashClient {
             switch response.status.code {
             case 200:
                 let json = try? JSONValue.parse(response.body)
-                guard let seq = json?["seq"]?.int64 else {
+                guard let seq = json?["seq"]?.int64.flatMap(UInt64.init(exactly:)) else {
                     tally.failures.append("body \(line): 200 without a seq: \(response.bodyText)")
                     return
                 }

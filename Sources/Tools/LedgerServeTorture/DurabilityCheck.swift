@@ -3,6 +3,7 @@ import LedgerHTTP
 import LedgerJSON
 import LedgerService
 import LedgerSystem
+import LedgerTesting
 
 /// After the last crash and restart: every acknowledged notification is in the log at the seq its 200
 /// named, with its evidence, in its subject's history over HTTP, and every subject's entitlement answer
@@ -22,7 +23,7 @@ struct DurabilityCheck {
         var count: Int { users.count + subscriptions.count }
     }
 
-    func run(_ bodies: [[UInt8]], acks: [Ack]) throws(TortureError) -> String {
+    func run(_ bodies: [[UInt8]], acks: [Acknowledgement]) throws(TortureError) -> String {
         let ledger: Ledger
         do {
             ledger = try Ledger.openReader(at: dataDirectory)
@@ -48,7 +49,7 @@ struct DurabilityCheck {
 
     /// Every acknowledgement names a record that holds that very notification (the SHA-256 of its signed
     /// payload is the record's evidence, or, for a re-signed copy, its notificationUUID is the record's key).
-    private func acknowledgedRecords(_ bodies: [[UInt8]], acks: [Ack], ledger: Ledger) throws(TortureError)
+    private func acknowledgedRecords(_ bodies: [[UInt8]], acks: [Acknowledgement], ledger: Ledger) throws(TortureError)
         -> (Subjects, Int)
     {
         let head = ledger.head.seq

@@ -1,4 +1,5 @@
 import LedgerSystem
+import LedgerTesting
 
 // The HTTP crash test's tools (see `Scripts/crash-test --http`) and the load test's body generator
 // (`Scripts/load --real`).
@@ -44,7 +45,11 @@ struct ServeTorture {
                 printLine(try generator.write(to: try options.string("--out")))
             case "send":
                 let bodies = try NotificationFile.read(try options.string("--bodies"))
-                let acks = try AckWriter(path: try options.string("--acks"))
+                let path = try options.string("--acks")
+                let acks: AcknowledgementLog
+                do { acks = try AcknowledgementLog(path: path) } catch {
+                    throw TortureError("cannot open \(path) for acknowledgements: \(error.message)")
+                }
                 let client = CrashClient(
                     port: UInt16(try options.integer("--port")), clients: try options.integer("--clients", default: 6),
                     giveUpSeconds: Double(try options.integer("--give-up", default: 120)))
@@ -62,7 +67,11 @@ struct ServeTorture {
                 }
             case "check":
                 let bodies = try NotificationFile.read(try options.string("--bodies"))
-                let acks = try AckFile.read(try options.string("--acks"))
+                let path = try options.string("--acks")
+                let acks: [Acknowledgement]
+                do { acks = try AcknowledgementLog.read(path) } catch {
+                    throw TortureError("cannot read \(path): \(error.message)")
+                }
                 let check = DurabilityCheck(
                     port: UInt16(try options.integer("--port")), dataDirectory: try options.string("--data"),
                     ledgerExecutable: options.values["--ledger"])
