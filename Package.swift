@@ -70,19 +70,19 @@ let package = Package(
             ]),
         // HTTP/1.1 on POSIX sockets.
         .target(name: "LedgerHTTP", dependencies: ["LedgerSystem", "LedgerJSON"]),
-        // Load client for the HTTP server (Scripts/load), and the parser fuzz target's replayer (Scripts/fuzz).
+        // Load client for the HTTP server (Scripts/load).
         .executableTarget(
             name: "LedgerLoad", dependencies: ["LedgerHTTP", "LedgerJSON", "LedgerSystem", "LedgerTesting"],
             path: "Sources/Tools/LedgerLoad"),
+        // The fuzz targets' checks and the replayer of their findings (Scripts/fuzz): the HTTP parser and framer;
+        // JSON, bodies, verification, models, mapping.
         .executableTarget(
-            name: "LedgerFuzzHTTP", dependencies: ["LedgerHTTP", "LedgerTesting"], path: "Sources/Tools/LedgerFuzzHTTP"),
-        // The JSON/JWS fuzz target's replayer (Scripts/fuzz): JSON, bodies, verification, models, mapping.
-        .executableTarget(
-            name: "LedgerFuzzJWS",
+            name: "LedgerFuzz",
             dependencies: [
-                "LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON", "LedgerTesting",
+                "LedgerHTTP", "LedgerAppStoreTestKit", "LedgerAppStore", "LedgerCore", "LedgerCrypto", "LedgerJSON",
+                "LedgerTesting",
             ],
-            path: "Sources/Tools/LedgerFuzzJWS"),
+            path: "Sources/Tools/LedgerFuzz"),
         // The ledger's HTTP API: routes over the service.
         .target(
             name: "LedgerAPI",

@@ -4,7 +4,7 @@
 /// and refuses ambiguous framing (duplicate `Content-Length`, `Transfer-Encoding` with `Content-Length`)
 /// that request smuggling relies on. Lines end in CRLF; bare LF or CR, obsolete line folding, whitespace
 /// before a header colon and control bytes in values are refused with 400. It is fuzzed by
-/// `Scripts/fuzz` (see `Sources/LedgerFuzzHTTP`).
+/// `Scripts/fuzz` (see `Sources/Tools/LedgerFuzz`).
 public enum HTTPRequestParser {
     /// Parses a whole request (head and body) from the start of `bytes`.
     ///

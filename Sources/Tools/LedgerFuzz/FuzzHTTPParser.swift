@@ -1,10 +1,8 @@
-// The libFuzzer target for the HTTP request parser and the event loop's request framer, and a replayer for its
-// findings.
+// The checks of the HTTP fuzz target: the request parser and the event loop's request framer.
 //
-// `Scripts/fuzz SECONDS` compiles this file together with the parser's sources (no SwiftPM, so
-// `-sanitize=fuzzer,address` applies to the parser itself) with `-D FUZZING`. Built by SwiftPM as
-// `LedgerFuzzHTTP`, it replays inputs: `swift run LedgerFuzzHTTP FILE...` runs each file through the same
-// checks, so a crash found by the fuzzer becomes a reproducible command.
+// `Scripts/fuzz SECONDS` compiles this file and `FuzzEntry.swift` together with the parser's sources (no SwiftPM, so
+// `-sanitize=fuzzer,address` applies to the parser itself) with `-D FUZZING -D FUZZ_HTTP`. `swift run LedgerFuzz http
+// FILE...` runs each file through the same checks, so a crash found by the fuzzer becomes a reproducible command.
 
 #if !FUZZING
     import LedgerHTTP
@@ -14,7 +12,7 @@
 let fuzzLimits = HTTPLimits(maxHeadBytes: 2048, maxRequestLineBytes: 1024, maxHeaderCount: 20, maxBodyBytes: 4096)
 
 /// Runs one input through the parser and the framer.
-func checkInput(_ bytes: [UInt8]) {
+func checkHTTPInput(_ bytes: [UInt8]) {
     checkParser(bytes)
     checkFramer(bytes)
 }
@@ -130,24 +128,3 @@ func canonical(_ request: HTTPRequest) -> [UInt8] {
     text += "\r\n"
     return Array(text.utf8) + request.body
 }
-
-#if FUZZING
-    @_cdecl("LLVMFuzzerTestOneInput")
-    public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        guard let data, size > 0 else { return 0 }
-        checkInput(Array(UnsafeBufferPointer(start: data, count: size)))
-        return 0
-    }
-#else
-    import LedgerTesting
-
-    @main
-    struct ReplayFuzzInputs {
-        static func main() {
-            replayFuzzInputs(
-                CommandLine.arguments.dropFirst(),
-                usage: "LedgerFuzzHTTP FILE...  (replays fuzzer inputs through the parser and framer checks)",
-                check: checkInput)
-        }
-    }
-#endif

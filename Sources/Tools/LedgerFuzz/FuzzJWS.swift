@@ -1,11 +1,10 @@
-// The libFuzzer target for the App Store boundary — JSON parsing, webhook bodies, JWS verification, the
-// payload models, the mapping to ledger records and their binary form — and a replayer for its findings.
+// The checks of the App Store boundary's fuzz target: JSON parsing, webhook bodies, JWS verification, the payload
+// models, the mapping to ledger records and their binary form.
 //
 // `Scripts/fuzz SECONDS` compiles LedgerCore, LedgerJSON, LedgerCrypto and LedgerAppStore with
-// `-sanitize=fuzzer,address` as static libraries (no SwiftPM, so the sanitizers instrument them) and this
-// file with `-D FUZZING`. Built by SwiftPM as `LedgerFuzzJWS`, it replays inputs: `swift run LedgerFuzzJWS
-// FILE...` runs each file through the same checks, so a crash found by the fuzzer becomes a reproducible
-// command.
+// `-sanitize=fuzzer,address` as static libraries (no SwiftPM, so the sanitizers instrument them) and this file and
+// `FuzzEntry.swift` with `-D FUZZING`. `swift run LedgerFuzz jws [--explain] FILE...` runs each file through the same
+// checks, so a crash found by the fuzzer becomes a reproducible command.
 //
 // An input starting with `S` is a notification payload to sign: the rest is JSON whose `data` may hold
 // `signedTransactionInfo` / `signedRenewalInfo` as objects; they and the envelope are signed with a PKI made
@@ -41,7 +40,7 @@ nonisolated(unsafe) var reached: (String) -> Void = { _ in }
 /// - nothing traps (every failure is a typed error);
 /// - JSON that parses, written out and parsed again, is the same value, and writes out the same text;
 /// - a record mapped from a verified notification survives its binary encoding unchanged.
-func checkInput(_ bytes: [UInt8]) {
+func checkJWSInput(_ bytes: [UInt8]) {
     let context = FuzzContext.shared
     if bytes.first == UInt8(ascii: "S") {
         guard let body = signedBody(Array(bytes.dropFirst()), signer: context.signer) else { return }
@@ -152,28 +151,3 @@ func signedBody(_ json: [UInt8], signer: JWSSigner) -> [UInt8]? {
     guard let signed = try? signer.sign(.object(payload)) else { return nil }
     return JSONValue.object(["signedPayload": .string(signed)]).serializedBytes()
 }
-
-#if FUZZING
-    @_cdecl("LLVMFuzzerTestOneInput")
-    public func fuzzJWS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        guard let data, size > 0 else { return 0 }
-        checkInput(Array(UnsafeBufferPointer(start: data, count: size)))
-        return 0
-    }
-#else
-    import LedgerTesting
-
-    @main
-    struct ReplayFuzzInputs {
-        static func main() {
-            var paths = CommandLine.arguments.dropFirst()
-            if paths.first == "--explain" {
-                paths.removeFirst()
-                reached = { print("  \($0)") }
-            }
-            replayFuzzInputs(
-                paths, usage: "LedgerFuzzJWS [--explain] FILE...  (replays fuzzer inputs through the JSON/JWS checks)",
-                check: checkInput)
-        }
-    }
-#endif
