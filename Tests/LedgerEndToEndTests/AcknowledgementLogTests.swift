@@ -15,15 +15,16 @@ import Testing
         }
         let acks = try AcknowledgementLog.read(path)
         #expect(acks.count == 4000)
-        #expect(Set(acks) == Set((0..<4000).map { Acknowledgement(line: $0, seq: UInt64($0 + 1)) }))
+        #expect(Set(acks.map(\.line)) == Set(0..<4000))
+        #expect(acks.allSatisfy { $0.seq == UInt64($0.line + 1) })
     }
 
     @Test func aReopenedFileIsAppendedToAndACutLastLineIsDropped() throws {
         let path = directory.path + "/acks"
         try AcknowledgementLog(path: path).acknowledge(line: 0, seq: 7)
         try AcknowledgementLog(path: path).acknowledge(line: 1, seq: 9)
-        #expect(
-            try AcknowledgementLog.read(path) == [Acknowledgement(line: 0, seq: 7), Acknowledgement(line: 1, seq: 9)])
+        let acks = try AcknowledgementLog.read(path)
+        #expect(acks.map(\.line) == [0, 1] && acks.map(\.seq) == [7, 9])
 
         let fileSystem = PosixFileSystem()
         let whole = try #require(try fileSystem.readFile(path))

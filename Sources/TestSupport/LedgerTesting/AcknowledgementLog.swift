@@ -7,12 +7,6 @@ public struct Acknowledgement: Sendable, Hashable {
     public var line: Int
     /// The seq the 200 named.
     public var seq: UInt64
-
-    /// Creates an acknowledgement.
-    public init(line: Int, seq: UInt64) {
-        self.line = line
-        self.seq = seq
-    }
 }
 
 /// The acknowledgements file of the HTTP durability checks (`Scripts/crash-test --http`, `Scripts/load --real` and
