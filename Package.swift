@@ -23,7 +23,7 @@ let package = Package(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         // Linux epoll (<sys/epoll.h>, part of glibc), which Swift's Glibc module leaves out; LedgerSystem wraps it.
-        .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "CLinux"),
 
         // The shape every module's error shares: opaque codes, the detail, equality on the code. Pure Swift.
         .target(name: "LedgerErrors"),
@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "LedgerJSON", dependencies: ["LedgerErrors"]),
         // The one funnel for system calls, the injectable file layer, and the few generic helpers every target
         // shares (threads, binary search).
-        .target(name: "LedgerSystem", dependencies: ["LedgerErrors", "CEpoll"]),
+        .target(name: "LedgerSystem", dependencies: ["LedgerErrors", "CLinux"]),
         // Digests, ECDSA and X.509 over libcrypto.
         .target(name: "LedgerCrypto", dependencies: ["CCrypto", "LedgerErrors"]),
         // The CPU instructions Swift has no spelling for: crc32 for CRC-32C (LedgerLog falls back to Swift

@@ -50,7 +50,7 @@ final class EventLoop: @unchecked Sendable {
     init(core: ServerCore, listener: Int32) throws(SystemError) {
         self.core = core
         self.listener = listener
-        workers = WorkerPool(limit: core.configuration.workers, niceness: core.configuration.niceness)
+        workers = WorkerPool(limit: core.configuration.workers, priority: core.configuration.priority)
         epoll = try Epoll()
         var fds: [Int32] = [0, 0]
         try Syscall.retrying("pipe") { pipe(&fds) }
@@ -105,7 +105,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Serves until ``stop()``; closes the listening socket and every connection before it returns.
     func run() {
-        setThreadNiceness(core.configuration.niceness)
+        core.configuration.priority.apply()
         defer { closeEverything() }
         while !stopping.load(ordering: .acquiring) {
             let now = SystemClock.monotonicMilliseconds()

@@ -1,3 +1,5 @@
+import LedgerSystem
+
 extension HTTPServer {
     /// How long the server waits for a client, at each stage.
     public struct Timeouts: Sendable, Equatable {
@@ -50,11 +52,11 @@ extension HTTPServer {
         /// while others are being sent is replaced by 503 with `Retry-After` (clients that do not read cannot pile up
         /// memory); one response alone is always sent, whatever its size.
         public var maxBufferedBytes: Int
-        /// How much nicer than the process this server's event loop and worker threads run (Linux sets niceness per
-        /// thread; 0 leaves them as the process is). A server whose work may wait (the read API: `ledger serve
-        /// --api-listen` runs its threads at 19) yields the cores to one whose work must not (the webhook), however
-        /// many requests it has.
-        public var niceness: Int32
+        /// How this server's event loop and worker threads compete for the cores (0 and the kernel's slice leave
+        /// them as the process is). A server whose work may wait (the read API: `ledger serve --api-listen` runs
+        /// its threads at niceness 19) yields the cores to one whose work must not (the webhook, whose threads
+        /// ask for short slices), however many requests it has.
+        public var priority: ThreadPriority
         /// The most worker threads that run this server's handlers at once (started as needed, then kept). A handler
         /// that blocks (a webhook waiting for the group commit, a long poll, a read queued at an ``AdmissionGate``)
         /// holds one; requests beyond wait for a free one. Each server has its own, so one server's work never waits
@@ -75,10 +77,10 @@ extension HTTPServer {
             host: String = "127.0.0.1", port: UInt16 = 8080, limits: HTTPLimits = HTTPLimits(),
             timeouts: Timeouts = Timeouts(), maxConnections: Int = 256, backlog: Int32 = 1024,
             accessLog: AccessLog? = nil, metrics: ServerMetrics? = nil, name: String? = nil,
-            maxBufferedBytes: Int = 64 << 20, niceness: Int32 = 0, workers: Int = 128
+            maxBufferedBytes: Int = 64 << 20, priority: ThreadPriority = ThreadPriority(), workers: Int = 128
         ) {
             self.workers = workers
-            self.niceness = niceness
+            self.priority = priority
             self.name = name
             self.maxBufferedBytes = maxBufferedBytes
             self.host = host

@@ -11,7 +11,7 @@ final class WorkerPool: @unchecked Sendable {
     // Sendable: the queue and counters are only touched holding `lock`.
     /// The most threads the pool runs.
     let limit: Int
-    private let niceness: Int32
+    private let priority: ThreadPriority
     private let lock = ConditionLock()
     private var jobs: [@Sendable () -> Void] = []
     private var next = 0
@@ -19,11 +19,11 @@ final class WorkerPool: @unchecked Sendable {
     private var idle = 0
     private var stopped = false
 
-    /// Creates a pool of at most `limit` threads (at least 1), running at `niceness` (see
-    /// ``HTTPServer/Configuration/niceness``).
-    init(limit: Int, niceness: Int32) {
+    /// Creates a pool of at most `limit` threads (at least 1), running at `priority` (see
+    /// ``HTTPServer/Configuration/priority``).
+    init(limit: Int, priority: ThreadPriority) {
         self.limit = max(1, limit)
-        self.niceness = niceness
+        self.priority = priority
     }
 
     /// Queues `job`; false when no thread could run it (none could be started and none runs).
@@ -61,7 +61,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func work() {
-        setThreadNiceness(niceness)
+        priority.apply()
         lock.lock()
         while true {
             while next == jobs.count && !stopped {

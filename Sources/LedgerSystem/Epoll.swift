@@ -1,4 +1,4 @@
-import CEpoll
+import CLinux
 
 #if canImport(Glibc)
     import Glibc

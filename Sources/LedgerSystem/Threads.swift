@@ -72,25 +72,6 @@ public func joinThread(_ thread: pthread_t) {
     pthread_join(thread, nil)
 }
 
-/// Makes the calling thread `niceness` nicer than the process's main thread (on Linux niceness is per thread), at
-/// most 19; 0 leaves it alone. Raising it needs no privilege: the HTTP server's read workers run nicer than the
-/// webhook's, whatever niceness the process was started with (`nice -n 5 ledger serve` puts them at 15).
-public func setThreadNiceness(_ niceness: Int32) {
-    guard niceness > 0 else { return }
-    // Glibc's module has neither gettid nor syscall: /proc/thread-self is a link to PID/task/TID.
-    var link = [CChar](repeating: 0, count: 64)
-    let count = readlink("/proc/thread-self", &link, link.count - 1)
-    guard count > 0 else { return }
-    let text = String(decoding: link[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let slash = text.lastIndex(of: "/"), let thread = id_t(text[text.index(after: slash)...]) else { return }
-    let which = __priority_which_t(PRIO_PROCESS.rawValue)
-    errno = 0
-    // The process id names the main thread: its niceness is the process's, whatever this thread inherited.
-    let base = getpriority(which, id_t(getpid()))
-    guard errno == 0 else { return }
-    _ = setpriority(which, thread, min(19, base + niceness))
-}
-
 /// One result slot per worker, written from worker threads and read once they all finished.
 ///
 /// `@unchecked Sendable`: each slot is written by at most one thread, and read only after every writer was

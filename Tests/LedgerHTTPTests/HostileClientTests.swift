@@ -1,4 +1,5 @@
 import LedgerHTTP
+import LedgerSystem
 import Synchronization
 import Testing
 
@@ -99,12 +100,36 @@ import Testing
             return .text(.ok, String(fields[17]))
         }
         let server = try HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0, niceness: 7), responder: HTTPApplication(router: router))
+            configuration: .init(host: "127.0.0.1", port: 0, priority: ThreadPriority(niceness: 7)),
+            responder: HTTPApplication(router: router))
         let port = try server.start()
         defer { server.shutdown() }
         // Seven nicer than the process (the test runner may itself run niced).
         let process = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid())))
         #expect(try HTTPClient(port: port).send(.get, "/nice").bodyText == String(min(19, process + 7)))
+    }
+
+    @Test func aServersConnectionThreadsAskForItsSlice() throws {
+        // Kernels before 6.12 accept a fair thread's slice and ignore it: probe on a thread of our own first.
+        let probe = Mutex<Int?>(nil)
+        joinThread(
+            try startThread(detached: false) {
+                ThreadPriority(sliceMicroseconds: 250).apply()
+                probe.withLock { $0 = ThreadPriority.currentSliceMicroseconds }
+            })
+        var router = Router()
+        router.get("/slice") { _ in .text(.ok, ThreadPriority.currentSliceMicroseconds.map(String.init) ?? "none") }
+        let server = try HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, priority: ThreadPriority(sliceMicroseconds: 250)),
+            responder: HTTPApplication(router: router))
+        let port = try server.start()
+        defer { server.shutdown() }
+        let answer = try HTTPClient(port: port).send(.get, "/slice").bodyText
+        if probe.withLock({ $0 }) == 250 {
+            #expect(answer == "250")
+        } else {
+            #expect(answer != "250")
+        }
     }
 
     @Test func theAdmissionGateQueuesThenRefusesWith503() throws {

@@ -25,7 +25,7 @@ enum HostileAttacks {
         // Slow readers: pipeline GET /openapi.yaml, then read 32 KiB every 4 s; reconnect when cut.
         threads.append(
             try! startThread(detached: false) {
-                setThreadNiceness(niceness)
+                ThreadPriority(niceness: niceness).apply()
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.slowReaders)
                 var cuts = 0
@@ -44,7 +44,7 @@ enum HostileAttacks {
         // Slowloris: a head one header line a second, never finished; a fresh connection when cut.
         threads.append(
             try! startThread(detached: false) {
-                setThreadNiceness(niceness)
+                ThreadPriority(niceness: niceness).apply()
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.slowloris)
                 var reconnects = 0
@@ -64,7 +64,7 @@ enum HostileAttacks {
         // Never-readers: pipeline heavy reads and read nothing; a fresh connection when cut.
         threads.append(
             try! startThread(detached: false) {
-                setThreadNiceness(niceness)
+                ThreadPriority(niceness: niceness).apply()
                 sleep(until: from)
                 var connections = [RawConnection?](repeating: nil, count: HostileRun.neverReaders)
                 var cuts = 0
@@ -84,7 +84,7 @@ enum HostileAttacks {
         for _ in 0..<HostileRun.heavyReaders {
             threads.append(
                 try! startThread(detached: false) {
-                    setThreadNiceness(niceness)
+                    ThreadPriority(niceness: niceness).apply()
                     sleep(until: from)
                     var statuses: [Int: Int] = [:]
                     let client = HTTPClient(port: apiPort, timeout: .seconds(15))
