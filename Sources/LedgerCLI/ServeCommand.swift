@@ -90,6 +90,7 @@ enum ServeCommand: LedgerCommand {
                 var configuration = HTTPServer.Configuration(
                     host: address.host, port: address.port, accessLog: accessLog, metrics: metrics.http,
                     name: address.name, priority: Self.priority(of: address.surface))
+                configuration.lane = Self.lane(of: address.surface)
                 configuration.onDrain = { api.endLongPolls() }
                 servers.append(
                     (
@@ -118,6 +119,15 @@ enum ServeCommand: LedgerCommand {
         case .api: ThreadPriority(niceness: 19)
         case .webhook: ThreadPriority(sliceMicroseconds: 100)
         case .all: ThreadPriority()
+        }
+    }
+
+    /// On one address for both: the heavy reads (feed pages, histories) on workers of their own at the API
+    /// listener's niceness, so that their CPU yields to Apple's deliveries there too.
+    static func lane(of surface: LedgerAPI.Surface) -> HTTPServer.Lane? {
+        guard surface == .all else { return nil }
+        return HTTPServer.Lane(workers: 64, priority: priority(of: .api)) { method, path in
+            method == .get && (path == "/v1/events" || path.hasSuffix("/history"))
         }
     }
 

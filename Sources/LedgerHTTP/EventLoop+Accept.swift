@@ -35,15 +35,15 @@ extension EventLoop {
         try? epoll.add(listener, events: .readable, tag: 0)
     }
 
-    /// Serves a new connection, making room at the cap by closing the connection idle the longest, or refuses it.
+    /// Serves a new connection, making room at the cap by closing another (``evictable()``), or refuses it.
     ///
     /// A server may close an idle keep-alive connection at any time, and clients that hold connections open without
     /// using them must not keep others (Apple's deliveries among them) out. When every connection is in the middle
     /// of a request, the new one is answered 503 and closed.
     private func admit(_ fd: Int32, peer: String) {
         if core.openConnections >= core.configuration.maxConnections {
-            guard let oldest = oldestIdle() else { return reject(fd, peer: peer) }
-            close(oldest)
+            guard let victim = evictable() else { return reject(fd, peer: peer) }
+            close(victim)
             core.configuration.metrics?.connectionEvicted()
         }
         core.configuration.metrics?.connectionAccepted(true)
@@ -73,6 +73,33 @@ extension EventLoop {
         connection.respond(
             response, keepAlive: false, includeBody: true, after: rejecting <= 64 ? .linger : .close, bytesIn: 0,
             recorded: false)
+    }
+
+    /// The connection to close at the cap: the one idle the longest when it has been idle for a second or more;
+    /// else the one stalled the longest, for a second or more: receiving a request head (a client that sends it a
+    /// byte at a time, as slowloris does) or sending a response (a client that reads slowly or not at all). Neither
+    /// may keep out a client that sends its request at once, nor cost a busy keep-alive client, idle between two
+    /// requests, its connection. Else the one idle the longest, if for 20 ms or more; nil when all are busy.
+    private func evictable() -> HTTPConnection? {
+        let idle = oldestIdle()
+        let now = SystemClock.monotonicMilliseconds()
+        if let idle, now - idle.idleSince >= 1_000 { return idle }
+        let write = core.configuration.timeouts.write.milliseconds
+        func stalledSince(_ connection: HTTPConnection) -> Int? {
+            guard connection.counted else { return nil }
+            switch connection.stage {
+            case .head: return Int(connection.began / 1_000_000)
+            case .writing: return connection.deadline - write
+            default: return nil
+            }
+        }
+        let stalled = connections.values.lazy.compactMap { connection in
+            stalledSince(connection).map { (connection: connection, since: $0) }
+        }.min { $0.since < $1.since }
+        if let stalled, now - stalled.since >= 1_000 { return stalled.connection }
+        // Idle for a moment only: between two requests of a busy client.
+        guard let idle, now - idle.idleSince >= 20 else { return nil }
+        return idle
     }
 
     /// The connection idle the longest whose next request has not arrived: one whose request waits unread in the

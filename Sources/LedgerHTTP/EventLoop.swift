@@ -22,6 +22,8 @@ final class EventLoop: @unchecked Sendable {
     let epoll: Epoll
     let listener: Int32
     private let workers: WorkerPool
+    /// The pool of ``HTTPServer/Configuration/lane``, if any.
+    private let laneWorkers: WorkerPool?
     private let notifyRead: Int32
     private let notifyWrite: Int32
     private let replies = Mutex<[(id: UInt64, reply: Reply)]>([])
@@ -51,6 +53,7 @@ final class EventLoop: @unchecked Sendable {
         self.core = core
         self.listener = listener
         workers = WorkerPool(limit: core.configuration.workers, priority: core.configuration.priority)
+        laneWorkers = core.configuration.lane.map { WorkerPool(limit: $0.workers, priority: $0.priority) }
         epoll = try Epoll()
         var fds: [Int32] = [0, 0]
         try Syscall.retrying("pipe") { pipe(&fds) }
@@ -192,6 +195,7 @@ final class EventLoop: @unchecked Sendable {
         closeListener()
         for connection in Array(connections.values) { close(connection) }
         workers.stop()
+        laneWorkers?.stop()
         let ready = replies.withLock { queue in
             defer { queue.removeAll() }
             return queue
@@ -233,7 +237,8 @@ final class EventLoop: @unchecked Sendable {
         connection.output.bytesIn = bytesIn
         let (id, fd) = (connection.id, connection.fd)
         let core = self.core
-        let accepted = workers.submit { [self] in
+        let lane = core.configuration.lane.flatMap { $0.matches(request.method, request.path) ? laneWorkers : nil }
+        let accepted = (lane ?? workers).submit { [self] in
             var reply = Reply.make(core: core, request: request)
             // What the socket takes at once goes now, from the worker: the loop only sends the rest (and takes the
             // connection back), so a small response costs no hop through the loop before the client has it. The

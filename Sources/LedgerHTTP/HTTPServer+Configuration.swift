@@ -45,8 +45,9 @@ extension HTTPServer {
         public var timeouts: Timeouts
         /// What the server is for (`webhook`, `api`), named when a program runs several; nil for the only one.
         public var name: String?
-        /// The most connections served at once. A further connection closes the one idle the longest to make
-        /// room, or gets 503 and is closed when every connection is in the middle of a request.
+        /// The most connections served at once. A further connection closes another to make room (one idle, or
+        /// stalled in its request head or its response, for a second; else one idle for 20 ms), or gets 503 and is
+        /// closed when none is.
         public var maxConnections: Int
         /// The most response bytes held for sending at once, across connections. A response that would go past it
         /// while others are being sent is replaced by 503 with `Retry-After` (clients that do not read cannot pile up
@@ -62,6 +63,10 @@ extension HTTPServer {
         /// holds one; requests beyond wait for a free one. Each server has its own, so one server's work never waits
         /// behind another's.
         public var workers: Int
+        /// Requests with workers of their own, on an address that serves work that may wait (heavy reads) beside
+        /// work that must not (the webhook): those the lane matches run on its threads at its priority, the others
+        /// on ``workers`` at ``priority``, as the event loop does. Nil: one pool for every request.
+        public var lane: Lane?
         /// The listen backlog.
         public var backlog: Int32
         /// Where one JSON line per request goes, or nil for no access log.
@@ -91,6 +96,25 @@ extension HTTPServer {
             self.backlog = backlog
             self.accessLog = accessLog
             self.metrics = metrics
+        }
+    }
+
+    /// A share of a server's workers kept for the requests `matches` picks (see ``Configuration/lane``).
+    public struct Lane: Sendable {
+        /// The most threads the lane runs at once.
+        public var workers: Int
+        /// How the lane's threads compete for the cores.
+        public var priority: ThreadPriority
+        /// Whether a request, by its method and path, runs on the lane.
+        public var matches: @Sendable (HTTPMethod, String) -> Bool
+
+        /// Creates a lane of `workers` threads at `priority` for the requests `matches` picks.
+        public init(
+            workers: Int, priority: ThreadPriority, matches: @escaping @Sendable (HTTPMethod, String) -> Bool
+        ) {
+            self.workers = workers
+            self.priority = priority
+            self.matches = matches
         }
     }
 }

@@ -212,6 +212,22 @@ struct ServerTests {
         #expect(try server.client().send(.get, "/healthz").status == .ok)
     }
 
+    @Test func atTheCapAStalledRequestHeadIsClosedBeforeAKeepAliveConnection() throws {
+        let server = try TestServer(maxConnections: 2)
+        defer { server.stop() }
+        let staller = server.client()
+        try staller.sendRaw(Array("GET /healthz HTTP/1.1\r\nHost: te".utf8))
+        usleep(1_100_000)
+        let keeper = server.client()
+        _ = try keeper.send(.get, "/healthz")
+        usleep(100_000)
+        // The keep-alive client has been idle 0.1 s, the head has been arriving for over a second: it goes.
+        let third = server.client()
+        #expect(try third.send(.get, "/healthz").status == .ok)
+        #expect(try staller.readUntilClosed().isEmpty)
+        #expect(try keeper.send(.get, "/healthz").status == .ok)
+    }
+
     @Test func atTheCapTheConnectionIdleLongestIsClosedToMakeRoom() throws {
         let server = try TestServer(maxConnections: 2)
         defer { server.stop() }
