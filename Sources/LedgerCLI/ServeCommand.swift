@@ -123,10 +123,11 @@ enum ServeCommand: LedgerCommand {
     }
 
     /// On one address for both: the heavy reads (feed pages, histories) on workers of their own at the API
-    /// listener's niceness, so that their CPU yields to Apple's deliveries there too.
+    /// listener's niceness, so that their CPU yields to Apple's deliveries there too. As many workers as a server
+    /// has: the feed's long polls (64 at most) and the heavy reads admitted or queued (4 and 32) hold one each.
     static func lane(of surface: LedgerAPI.Surface) -> HTTPServer.Lane? {
         guard surface == .all else { return nil }
-        return HTTPServer.Lane(workers: 64, priority: priority(of: .api)) { method, path in
+        return HTTPServer.Lane(workers: 128, priority: priority(of: .api)) { method, path in
             method == .get && (path == "/v1/events" || path.hasSuffix("/history"))
         }
     }
