@@ -110,7 +110,6 @@ enum ServeCommand: LedgerCommand {
         return 0
     }
 
-    /// `--consumption auto --consumption-consent yes|no`: the consent when consumption answers are on, nil when off.
     /// How a listener's threads compete for the cores: the read API's at niceness 19; the webhook's with 100 µs
     /// slices (the kernel's shortest), which under an attack on the API took the webhook's p99 from 18.2 to 15.0 ms
     /// (medians of 6 alternated `Scripts/load --hostile` runs on 2 cores); one address for both, as the process is.
@@ -132,6 +131,7 @@ enum ServeCommand: LedgerCommand {
         }
     }
 
+    /// `--consumption auto --consumption-consent yes|no`: the consent when consumption answers are on, nil when off.
     static func consumptionConsent(_ context: CommandContext) throws(CLIError) -> Bool? {
         let mode = try context.value(consumption) ?? "off"
         let consent = try context.value(consumptionConsent)
