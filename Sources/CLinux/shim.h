@@ -1,8 +1,8 @@
 #ifndef LEDGER_CLINUX_SHIM_H
 #define LEDGER_CLINUX_SHIM_H
-/* The Linux interfaces Swift's Glibc module leaves out, for LedgerSystem alone: epoll (<sys/epoll.h>) and the
- * scheduler's per-thread attributes (sched_setattr, which glibc does not wrap and Swift cannot reach through the
- * variadic syscall()). */
+/* The Linux interfaces Swift's Glibc module leaves out, for LedgerSystem alone: epoll (<sys/epoll.h>), the thread's
+ * id and the scheduler's per-thread attributes (gettid, sched_setattr: Swift cannot reach them through the variadic
+ * syscall(), and glibc does not wrap sched_setattr). */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,6 +40,9 @@ static inline int ledger_set_thread_slice(uint64_t nanoseconds) {
     attr.runtime = nanoseconds;
     return (int)syscall(SYS_sched_setattr, 0, &attr, 0);
 }
+
+/* The calling thread's id (what setpriority and /proc/PID/task name it by). */
+static inline pid_t ledger_thread_id(void) { return (pid_t)syscall(SYS_gettid); }
 
 /* The calling thread's slice in nanoseconds as the kernel reports it (0 before 6.12), or -1 with errno set. */
 static inline int64_t ledger_thread_slice(void) {

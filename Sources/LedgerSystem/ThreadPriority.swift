@@ -38,14 +38,7 @@ public struct ThreadPriority: Hashable, Sendable {
     }
 
     private static func setNiceness(_ niceness: Int32) {
-        // Glibc's module has no gettid: /proc/thread-self is a link to PID/task/TID.
-        var link = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/thread-self", &link, link.count - 1)
-        guard count > 0 else { return }
-        let text = String(decoding: link[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = text.lastIndex(of: "/"), let thread = id_t(text[text.index(after: slash)...]) else {
-            return
-        }
+        let thread = id_t(ledger_thread_id())
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         errno = 0
         // The process id names the main thread: its niceness is the process's, whatever this thread inherited.
