@@ -8,12 +8,16 @@
 /// - `records`: the log. `seq` is gap-free from 1 (writers are serialised by an advisory lock and assign
 ///   head + 1…), `idempotency_key` is unique, `hash` is the chain hash SHA-256(previous hash ‖ record body), the
 ///   same bytes as the file log's. Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE.
-/// - `record_subjects`: subject key → seq, the index behind the per-user and per-subscription reads.
+/// - `record_subjects`: subject key → seq, the index behind the per-user and per-subscription reads. It holds every
+///   record up to `meta.subjects_through` and is filled after the append, by the writer's indexer
+///   (``PostgresStore`` "The subject index"); reads take the records after that mark from their `subject_keys`.
+///   A `meta` without the column (a ledger of format 1, indexed in the append) is indexed throughout.
 /// - `evidence`: the signed payloads, content-addressed by SHA-256; append-only like `records`.
 /// - `derived`: projection snapshots tagged with the log position they cover.
 enum PostgresSchema {
     /// The format version of these tables.
-    static let version: Int64 = 1
+    /// Format 2 fills the subject index after the append; format 1 wrote it in the append's transaction.
+    static let version: Int64 = 2
 
     /// The advisory lock that serialises writers of one ledger: a fixed class id and the schema's name.
     static let lockStatement = "SELECT pg_advisory_xact_lock(1818584167, hashtext(current_schema()))"
@@ -32,7 +36,8 @@ enum PostgresSchema {
             environment text NOT NULL,
             genesis bytea NOT NULL,
             bundle_id text,
-            app_apple_id bigint
+            app_apple_id bigint,
+            subjects_through bigint
         );
         CREATE TABLE IF NOT EXISTS records (
             seq bigint PRIMARY KEY CHECK (seq > 0),
@@ -77,6 +82,31 @@ enum PostgresSchema {
     /// Adds the identity columns to a `meta` table created before identities were recorded.
     static let identityColumns =
         "ALTER TABLE meta ADD COLUMN IF NOT EXISTS bundle_id text, ADD COLUMN IF NOT EXISTS app_apple_id bigint"
+
+    /// Whether `meta` lacks the subject index's mark (a ledger of format 1, indexed in its appends): the
+    /// ``subjectsMarkMigration`` is due.
+    static let subjectsMarkMissing = """
+        SELECT to_regclass('meta') IS NOT NULL AND (NOT EXISTS (SELECT 1 FROM pg_attribute
+            WHERE attrelid = to_regclass('meta') AND attname = 'subjects_through' AND NOT attisdropped)
+            OR EXISTS (SELECT 1 FROM meta AS m WHERE id = 1 AND (to_jsonb(m) ->> 'subjects_through') IS NULL))
+        """
+
+    /// Gives a ledger of format 1 the subject index's mark at its head (its appends indexed every record) and
+    /// format 2, under the writers' lock: writers of format 1 refuse it from then on.
+    static let subjectsMarkMigration = """
+        BEGIN;
+        \(lockStatement);
+        ALTER TABLE meta ADD COLUMN IF NOT EXISTS subjects_through bigint;
+        UPDATE meta SET subjects_through = (SELECT coalesce(max(seq), 0) FROM records), format = greatest(format, 2)
+            WHERE id = 1 AND subjects_through IS NULL;
+        COMMIT;
+        """
+
+    /// The last seq the subject index covers, in a statement's snapshot: `record_subjects` holds every record up
+    /// to it; NULL for an empty ledger; a `meta` without the column is indexed throughout.
+    static let subjectsMark =
+        "(SELECT coalesce((to_jsonb(m) ->> 'subjects_through')::bigint, 9223372036854775807) FROM meta AS m "
+        + "WHERE m.id = 1)"
 
     /// The bound identity's columns, read whether or not the table has them yet (from the alias `m` of `meta`).
     static let identitySelect = "to_jsonb(m) ->> 'bundle_id', to_jsonb(m) ->> 'app_apple_id'"

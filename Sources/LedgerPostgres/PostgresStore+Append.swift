@@ -47,7 +47,8 @@ extension PostgresStore {
         try append([entry])[0]
     }
 
-    /// One transaction holding the batch, the evidence put since the last one, and the batch's subject keys.
+    /// One transaction holding the batch and the evidence put since the last one (the batch's subject keys are
+    /// indexed after it: ``indexSubjects()``).
     ///
     /// After this handle's own commit the head is known, so the transaction goes in one round trip: lock, insert
     /// and commit assuming that head. When another writer moved the head, or a key is stored already, the
@@ -102,6 +103,11 @@ extension PostgresStore {
         lastHead.withLock { last in
             if head.seq >= last.seq { last = (head.seq, head.hash, head.time) }
         }
+        let appended = outcomes.contains { outcome in
+            if case .appended = outcome { return true }
+            return false
+        }
+        if appended { scheduleSubjectIndexing() }
         return outcomes
     }
 
@@ -158,7 +164,7 @@ extension PostgresStore {
                         + "with an environment")
             }
             try session.execute(
-                "INSERT INTO meta (id, format, environment, genesis) VALUES (1, $1, $2, $3)",
+                "INSERT INTO meta (id, format, environment, genesis, subjects_through) VALUES (1, $1, $2, $3, 0)",
                 [
                     .int32(Int32(PostgresSchema.version)), .text(requested),
                     .bytes(LogFormat.genesis(environment: requested)),

@@ -9,7 +9,7 @@ extension PostgresStore {
     static let copyThreshold = 64
 
     /// Inserts a batch and commits, the transaction opened by `opening` (sent first) or before: the evidence put
-    /// since the last append, the records and their distinct subject keys.
+    /// since the last append and the records. Their subject keys are indexed after the commit (``indexSubjects()``).
     /// - Throws: the first failure; a failed transaction is rolled back. When the connection broke, the message
     ///   says that whether the commit took effect is unknown.
     static func commit(
@@ -31,16 +31,10 @@ extension PostgresStore {
             }
             script = []
         }
-        let keys = rows.contains { !$0.entry.subjectKeys.isEmpty }
         script.append("COPY records (\(PostgresSchema.recordColumns)) FROM STDIN (FORMAT binary)")
-        if keys { script.append("COPY record_subjects (subject_key, seq) FROM STDIN (FORMAT binary)") }
         script.append("COMMIT")
-        try session.commitCopying(script.joined(separator: ";\n")) { copy, encoder throws(PostgresError) in
-            if copy == 0 {
-                try copyRecords(rows, into: &encoder)
-            } else {
-                try copySubjects(rows, into: &encoder)
-            }
+        try session.commitCopying(script.joined(separator: ";\n")) { _, encoder throws(PostgresError) in
+            try copyRecords(rows, into: &encoder)
         }
     }
 
@@ -57,18 +51,6 @@ extension PostgresStore {
         }
     }
 
-    /// The rows of `record_subjects`: each record's distinct keys (a key listed twice is indexed once).
-    static func copySubjects(_ rows: [PostgresRow], into encoder: inout PostgresCopyEncoder) throws(PostgresError) {
-        for row in rows {
-            let keys = row.entry.subjectKeys
-            for index in keys.indices where !keys[..<index].contains(keys[index]) {
-                try encoder.row(fields: 2)
-                encoder.text(keys[index])
-                encoder.int64(Int64(row.seq))
-            }
-        }
-    }
-
     /// Inserts evidence, skipping digests already stored.
     static func insertEvidence(_ evidence: [HashedBytes]) -> PostgresStatement {
         PostgresStatement(
@@ -78,20 +60,16 @@ extension PostgresStore {
             [.bytesArray(evidence.map(\.sha256)), .bytesArray(evidence.map(\.bytes))])
     }
 
-    /// The statement inserting a small batch: its records, and their distinct subject keys taken by the server
-    /// from the rows it inserted (arrays unnested by the server, so a batch's size never changes the statement's
-    /// text); prepared once per connection.
+    /// The statement inserting a small batch's records (arrays unnested by the server, so a batch's size never
+    /// changes the statement's text); prepared once per connection.
     static func inserts(_ rows: [PostgresRow]) -> [PostgresStatement] {
         guard !rows.isEmpty else { return [] }
         return [
             PostgresStatement(
                 prepared: "ledger_insert_batch",
-                "WITH inserted AS (INSERT INTO records (\(PostgresSchema.recordColumns)) "
-                    + "SELECT s, t, k, c::text[], p, h FROM "
+                "INSERT INTO records (\(PostgresSchema.recordColumns)) SELECT s, t, k, c::text[], p, h FROM "
                     + "unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::bytea[], $6::bytea[]) "
-                    + "AS u(s, t, k, c, p, h) RETURNING seq, subject_keys) "
-                    + "INSERT INTO record_subjects (subject_key, seq) "
-                    + "SELECT DISTINCT key, inserted.seq FROM inserted, unnest(inserted.subject_keys) AS key",
+                    + "AS u(s, t, k, c, p, h)",
                 [
                     .int64Array(rows.map { Int64($0.seq) }), .int64Array(rows.map(\.time)),
                     .textArray(rows.map(\.entry.idempotencyKey)),

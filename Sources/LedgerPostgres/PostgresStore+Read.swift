@@ -121,7 +121,9 @@ extension PostgresStore {
     public var subjectCount: Int {
         let count = try? withReader { session throws(LogError) -> Int in
             guard try session.tablesExist() else { return 0 }
-            let result = try session.execute("SELECT count(DISTINCT subject_key) FROM record_subjects")
+            let result = try session.execute(
+                "SELECT count(*) FROM (SELECT subject_key FROM record_subjects UNION "
+                    + "SELECT unnest(subject_keys) FROM records WHERE seq > \(PostgresSchema.subjectsMark)) AS k")
             return Int(try Self.integer(result, 0, 0))
         }
         return count ?? 0

@@ -84,8 +84,8 @@ extension PostgresStore {
             problem: problem)
     }
 
-    /// Re-derives the subject index (`record_subjects`) from the records, in one transaction under the writers'
-    /// lock; a reader only reports the head.
+    /// Indexes the records after the subject index's mark and re-derives the whole index (`record_subjects`) from
+    /// the records when it differs, in one transaction under the writers' lock; a reader only reports the head.
     public func rebuildIndexes(progress: ((UInt64) -> Void)? = nil) throws(LogError) {
         guard isWriter else {
             progress?(head.seq)
@@ -95,6 +95,9 @@ extension PostgresStore {
             try session.createTables()
             return try session.transaction { () throws(LogError) -> UInt64 in
                 try session.execute(PostgresSchema.lockStatement)
+                // The records after the mark indexed first (the mark's row then stays locked: no indexer moves it
+                // meanwhile), so the whole index is compared.
+                while try session.execute(PostgresQuery.indexSubjects, [.int64(Self.subjectIndexPass)]).rowCount == 1 {}
                 // Each key of a record, taken at its first place in the record's keys.
                 let derived =
                     "SELECT u.key AS subject_key, r.seq FROM records AS r, unnest(r.subject_keys) WITH ORDINALITY "
@@ -112,13 +115,14 @@ extension PostgresStore {
                 let covered = UInt64(try Self.integer(check[1], 0, 0))
                 guard check[0].bytes(0, 0) == [1] else { return covered }
                 // Emptied and refilled in bulk, the key built once at the end with room to sort in memory: one
-                // round trip.
+                // round trip. The mark moves to the head.
                 _ = try session.pipeline([
                     PostgresStatement("SET LOCAL maintenance_work_mem = '512MB'"),
                     PostgresStatement("TRUNCATE record_subjects"),
                     PostgresStatement("ALTER TABLE record_subjects DROP CONSTRAINT IF EXISTS record_subjects_pkey"),
                     PostgresStatement("INSERT INTO record_subjects (subject_key, seq) \(derived)"),
                     PostgresStatement("ALTER TABLE record_subjects ADD PRIMARY KEY (subject_key, seq)"),
+                    PostgresStatement("UPDATE meta SET subjects_through = \(covered) WHERE id = 1"),
                 ])
                 return covered
             }

@@ -25,7 +25,10 @@ extension BenchRow {
                 metrics: [
                     Metric(
                         "pg.append", "PostgreSQL: durable append, batches of N (SQLite: the same batches)",
-                        unit: "records/s", better: .higher, peer: true)
+                        unit: "records/s", better: .higher, peer: true),
+                    Metric(
+                        "pg.append.indexed", "↳ until the subject index, filled after the appends, covers them too",
+                        unit: "records/s", better: .higher, peer: true),
                 ]
             ) { context in
                 let store = try PostgresStore.openWriter(
@@ -37,8 +40,14 @@ extension BenchRow {
                 for first in stride(from: 0, to: entries.count, by: batch) {
                     _ = try store.append(Array(entries[first..<min(first + batch, entries.count)]))
                 }
-                let rate = Double(entries.count) / (now() - start)
-                return [Sample(rate, peer: try appendSQLite(context))]
+                let appended = now()
+                try store.indexSubjects()
+                let indexed = now()
+                let sqlite = try appendSQLite(context)
+                return [
+                    Sample(Double(entries.count) / (appended - start), peer: sqlite),
+                    Sample(Double(entries.count) / (indexed - start), peer: sqlite),
+                ]
             },
             BenchRow(
                 id: "pg.append.concurrent", title: "PostgreSQL: 16 threads, 1 record per call (group commit)",
