@@ -43,12 +43,13 @@ struct PostgresQuery {
         "WHERE seq > \(PostgresSchema.subjectsMark) AND seq <= 9223372036854775807 AND $1 = ANY (subject_keys)"
     /// Indexes the next records after the subject index's mark (at most `$1`) and moves the mark past them, in
     /// one statement: the mark's row is locked first, so indexers of several processes take turns. Returns the
-    /// new mark, or no row when there was nothing to index.
+    /// new mark, or no row when there was nothing to index. The mark is a scalar subquery, so it bounds the scan
+    /// of the primary key; joined with `mark`, the plan read every record to find none (0.8 s on 1M records).
     static let indexSubjects = PostgresQuery(
         name: "ledger_index_subjects",
         sql: """
             WITH mark AS (SELECT subjects_through AS through FROM meta WHERE id = 1 FOR UPDATE),
-            batch AS (SELECT r.seq, r.subject_keys FROM records AS r, mark WHERE r.seq > mark.through
+            batch AS (SELECT r.seq, r.subject_keys FROM records AS r WHERE r.seq > (SELECT through FROM mark)
                 AND r.seq <= 9223372036854775807 ORDER BY r.seq LIMIT $1),
             indexed AS (INSERT INTO record_subjects (subject_key, seq)
                 SELECT DISTINCT u.key, b.seq FROM batch AS b, unnest(b.subject_keys) AS u(key)
