@@ -36,11 +36,8 @@ struct PostgresQuery {
             + "SELECT seq FROM record_subjects WHERE subject_key = $1 AND seq <= \(PostgresSchema.subjectsMark))) "
             + "UNION ALL SELECT seq, recorded_at, payload FROM records \(subjectsTail) ORDER BY 1",
         parameterTypes: [PostgresOID.text])
-    /// The records after the subject index's mark that carry key `$1`: a range of the primary key. The constant
-    /// upper bound makes it a range for the planner (one bound unknown: 0.5% of the rows), so even the generic
-    /// plan scans the index, not the table.
-    static let subjectsTail =
-        "WHERE seq > \(PostgresSchema.subjectsMark) AND seq <= 9223372036854775807 AND $1 = ANY (subject_keys)"
+    /// The records after the subject index's mark that carry key `$1` (``PostgresSchema/afterSubjectsMark``).
+    static let subjectsTail = "WHERE \(PostgresSchema.afterSubjectsMark) AND $1 = ANY (subject_keys)"
     /// Indexes the next records after the subject index's mark (at most `$1`) and moves the mark past them, in
     /// one statement: the mark's row is locked first, so indexers of several processes take turns. Returns the
     /// new mark, or no row when there was nothing to index. The mark is a scalar subquery, so it bounds the scan
@@ -50,7 +47,7 @@ struct PostgresQuery {
         sql: """
             WITH mark AS (SELECT subjects_through AS through FROM meta WHERE id = 1 FOR UPDATE),
             batch AS (SELECT r.seq, r.subject_keys FROM records AS r WHERE r.seq > (SELECT through FROM mark)
-                AND r.seq <= 9223372036854775807 ORDER BY r.seq LIMIT $1),
+                AND r.seq <= \(Int64.max) ORDER BY r.seq LIMIT $1),
             indexed AS (INSERT INTO record_subjects (subject_key, seq)
                 SELECT DISTINCT u.key, b.seq FROM batch AS b, unnest(b.subject_keys) AS u(key)
                 ON CONFLICT DO NOTHING)

@@ -68,14 +68,22 @@ extension PostgresStore {
     /// to the idle ones when the stream ended, and is closed when `row` stopped it.
     func walk(_ query: String, _ row: (PostgresCopyRow) throws -> Void) throws {
         guard !closed.load(ordering: .acquiring) else { throw Self.closedError }
-        let session = try walkers.take() ?? Self.connect(connectionString)
-        try Self.heal(session)
+        let session = try idleWalker()
         do {
             try session.connection.copyOut(query, row)
         } catch let error as PostgresError {
             throw PostgresSession.logError(error)
         }
         if !closed.load(ordering: .acquiring) { walkers.give(session) }
+    }
+
+    /// An idle walk connection (a new one when none is idle), healed.
+    func idleWalker() throws(LogError) -> PostgresSession {
+        let session: PostgresSession
+        // `??` would throw untyped: its right side is an autoclosure.
+        if let idle = walkers.take() { session = idle } else { session = try Self.connect(connectionString) }
+        try Self.heal(session)
+        return session
     }
 
     /// The seqs of the records indexed under a subject key, ascending.
@@ -123,7 +131,7 @@ extension PostgresStore {
             guard try session.tablesExist() else { return 0 }
             let result = try session.execute(
                 "SELECT count(*) FROM (SELECT subject_key FROM record_subjects UNION "
-                    + "SELECT unnest(subject_keys) FROM records WHERE seq > \(PostgresSchema.subjectsMark)) AS k")
+                    + "SELECT unnest(subject_keys) FROM records WHERE \(PostgresSchema.afterSubjectsMark)) AS k")
             return Int(try Self.integer(result, 0, 0))
         }
         return count ?? 0

@@ -39,18 +39,11 @@ extension PostgresStore {
         return try catchUpSubjectIndex()
     }
 
-    /// The passes of ``indexSubjects()``, on a walk connection, until one finds nothing to index.
+    /// ``indexPasses(_:)`` on a walk connection, which goes back to the idle ones (a session whose pass failed is
+    /// dropped, not given back).
     func catchUpSubjectIndex() throws(LogError) -> UInt64 {
-        let session: PostgresSession
-        if let idle = walkers.take() { session = idle } else { session = try Self.connect(connectionString) }
-        // A session whose pass failed is dropped (closed), not given back.
-        try Self.heal(session)
-        var mark: UInt64?
-        while true {
-            let result = try session.execute(PostgresQuery.indexSubjects, [.int64(Self.subjectIndexPass)])
-            guard result.rowCount == 1 else { break }
-            mark = UInt64(try Self.integer(result, 0, 0))
-        }
+        let session = try idleWalker()
+        var mark = try Self.indexPasses(session)
         if mark == nil {
             // Nothing to index: the mark as another turn left it.
             let result = try session.execute("SELECT coalesce(max(subjects_through), 0) FROM meta")
@@ -60,11 +53,21 @@ extension PostgresStore {
         return mark ?? 0
     }
 
+    /// Passes of ``PostgresQuery/indexSubjects`` until one finds nothing to index.
+    /// - Returns: the mark the last pass reached; nil when the first found nothing.
+    static func indexPasses(_ session: PostgresSession) throws(LogError) -> UInt64? {
+        var mark: UInt64?
+        while true {
+            let result = try session.execute(PostgresQuery.indexSubjects, [.int64(subjectIndexPass)])
+            guard result.rowCount == 1 else { return mark }
+            mark = UInt64(try integer(result, 0, 0))
+        }
+    }
+
     /// Whether records follow the subject index's mark.
     static func subjectIndexLags(_ session: PostgresSession) throws(LogError) -> Bool {
         let result = try session.execute(
-            "SELECT EXISTS (SELECT 1 FROM records WHERE seq > \(PostgresSchema.subjectsMark) "
-                + "AND seq <= 9223372036854775807)")
+            "SELECT EXISTS (SELECT 1 FROM records WHERE \(PostgresSchema.afterSubjectsMark))")
         return result.bytes(0, 0) == [1]
     }
 }

@@ -97,7 +97,7 @@ extension PostgresStore {
                 try session.execute(PostgresSchema.lockStatement)
                 // The records after the mark indexed first (the mark's row then stays locked: no indexer moves it
                 // meanwhile), so the whole index is compared.
-                while try session.execute(PostgresQuery.indexSubjects, [.int64(Self.subjectIndexPass)]).rowCount == 1 {}
+                _ = try Self.indexPasses(session)
                 // Each key of a record, taken at its first place in the record's keys.
                 let derived =
                     "SELECT u.key AS subject_key, r.seq FROM records AS r, unnest(r.subject_keys) WITH ORDINALITY "
