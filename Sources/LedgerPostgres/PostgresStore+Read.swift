@@ -99,18 +99,19 @@ extension PostgresStore {
     }
 
     /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
-    /// ascending, leaving out the seqs in `skipping`: one prepared query for the key (not one per record).
+    /// ascending, leaving out the seqs in `skipping` (on the server: they are not sent): one prepared query for
+    /// the key (not one per record).
     public func forEachPayload(
         forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let result = try withReader { session throws(LogError) -> PostgresResult? in
             guard try session.tablesExist() else { return nil }
-            return try session.execute(PostgresQuery.subjectPayloads, [.text(key)])
+            let skipped = PostgresValue.int64Array(skipping.map { Int64(truncatingIfNeeded: $0) })
+            return try session.execute(PostgresQuery.subjectPayloads, [.text(key), skipped])
         }
         guard let result else { return }
         for row in 0..<result.rowCount {
             let seq = UInt64(try Self.integer(result, row, 0))
-            if skipping.contains(seq) { continue }
             let recordedAt = try Self.integer(result, row, 1)
             try result.withBytes(row, 2) { try body(seq, recordedAt, $0) }
         }
