@@ -99,23 +99,29 @@ extension PostgresStore {
     }
 
     /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
-    /// ascending, leaving out the seqs in `skipping` (on the server: they are not sent): one prepared query for
-    /// the key (not one per record).
+    /// ascending, leaving out the seqs in `skipping`: one prepared query for the key (not one per record). The
+    /// server leaves them out before it fetches a record, up to ``maxSkippedOnServer`` of them (`<> ALL` compares
+    /// each row with each; a longer list is left out here).
     public func forEachPayload(
         forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let result = try withReader { session throws(LogError) -> PostgresResult? in
             guard try session.tablesExist() else { return nil }
-            let skipped = PostgresValue.int64Array(skipping.map { Int64(truncatingIfNeeded: $0) })
-            return try session.execute(PostgresQuery.subjectPayloads, [.text(key), skipped])
+            let skipped =
+                skipping.count <= Self.maxSkippedOnServer ? skipping.map { Int64(truncatingIfNeeded: $0) } : []
+            return try session.execute(PostgresQuery.subjectPayloads, [.text(key), .int64Array(skipped)])
         }
         guard let result else { return }
         for row in 0..<result.rowCount {
             let seq = UInt64(try Self.integer(result, row, 0))
+            if skipping.contains(seq) { continue }
             let recordedAt = try Self.integer(result, row, 1)
             try result.withBytes(row, 2) { try body(seq, recordedAt, $0) }
         }
     }
+
+    /// The most seqs a subject read asks the server to leave out.
+    static let maxSkippedOnServer = 1_024
 
     /// The seq of the record with this idempotency key, if stored.
     public func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64? {
