@@ -105,16 +105,16 @@ extension PostgresStore {
     public func forEachPayload(
         forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        let skipsHere = skipping.count > Self.maxSkippedOnServer
         let result = try withReader { session throws(LogError) -> PostgresResult? in
             guard try session.tablesExist() else { return nil }
-            let skipped =
-                skipping.count <= Self.maxSkippedOnServer ? skipping.map { Int64(truncatingIfNeeded: $0) } : []
+            let skipped = skipsHere ? [] : skipping.map { Int64(truncatingIfNeeded: $0) }
             return try session.execute(PostgresQuery.subjectPayloads, [.text(key), .int64Array(skipped)])
         }
         guard let result else { return }
         for row in 0..<result.rowCount {
             let seq = UInt64(try Self.integer(result, row, 0))
-            if skipping.contains(seq) { continue }
+            if skipsHere, skipping.contains(seq) { continue }
             let recordedAt = try Self.integer(result, row, 1)
             try result.withBytes(row, 2) { try body(seq, recordedAt, $0) }
         }
