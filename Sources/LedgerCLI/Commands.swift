@@ -7,15 +7,22 @@ import LedgerSystem
 
 /// Shared steps of the commands: opening the ledger and turning service errors into CLI errors.
 enum Commands {
+    /// The most memory `ledger serve --store` gives its copy of the records (about 280 MiB a million records);
+    /// past it, the copy is given up and reads query the database.
+    static let servingReplicaLimit = 2 << 30
+
     /// Opens the data directory for writing; a lock held by another writer, another environment or app, or
     /// damage before the tail are failures (exit 1) with the log's explanation. `app` is recorded at the first
-    /// write that names one.
-    static func openWriter(_ context: CommandContext, environment: LedgerEnvironment?, app: AppIdentity? = nil)
-        throws(CLIError) -> Ledger
-    {
+    /// write that names one. A serving process (`serving`) keeps the records of a PostgreSQL store in memory, up
+    /// to ``servingReplicaLimit`` bytes, to answer subject reads.
+    static func openWriter(
+        _ context: CommandContext, environment: LedgerEnvironment?, app: AppIdentity? = nil, serving: Bool = false
+    ) throws(CLIError) -> Ledger {
         if let url = try postgresURL(context) {
             do {
-                let store = try PostgresStore.openWriter(url: url, environment: environment?.rawValue, app: app)
+                let store = try PostgresStore.openWriter(
+                    url: url, environment: environment?.rawValue, app: app,
+                    replicaLimit: serving ? servingReplicaLimit : 0)
                 return Ledger(log: store)
             } catch {
                 throw failure(ServiceError(error))

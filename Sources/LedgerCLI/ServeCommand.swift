@@ -55,7 +55,8 @@ enum ServeCommand: LedgerCommand {
         let listeners = try listen.bind()
         VerifySettings.announce(verifier)
         let ledger = try Commands.openWriter(
-            context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier))
+            context, environment: verifier.configuration.environment, app: VerifySettings.app(verifier),
+            serving: true)
         defer { ledger.close() }
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory))

@@ -99,10 +99,22 @@ extension PostgresStore {
     }
 
     /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
-    /// ascending, leaving out the seqs in `skipping`: one prepared query for the key (not one per record). The
-    /// server leaves them out before it fetches a record, up to ``maxSkippedOnServer`` of them (`<> ALL` compares
-    /// each row with each; a longer list is left out here).
+    /// ascending, leaving out the seqs in `skipping`: from the in-memory copy when the handle keeps one and it is
+    /// loaded (``subjectSnapshot()``), else from the database.
     public func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        if let snapshot = try subjectSnapshot() {
+            try snapshot.forEachPayload(forSubjectKey: key, skipping: skipping, body)
+        } else {
+            try databasePayloads(forSubjectKey: key, skipping: skipping, body)
+        }
+    }
+
+    /// ``forEachPayload(forSubjectKey:skipping:_:)`` from the database: one prepared query for the key (not one
+    /// per record). The server leaves the skipped seqs out before it fetches a record, up to
+    /// ``maxSkippedOnServer`` of them (`<> ALL` compares each row with each; a longer list is left out here).
+    func databasePayloads(
         forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let skipsHere = skipping.count > Self.maxSkippedOnServer

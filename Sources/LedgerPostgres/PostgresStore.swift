@@ -36,6 +36,8 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
     let closed = Atomic<Bool>(false)
     /// The writer's turns indexing subject keys after the appends (``indexSubjects()``).
     let subjectIndexer = SubjectIndexer()
+    /// The in-memory copy of the records that answers subject reads, when the handle was opened with one.
+    let replica: SubjectReplica?
 
     /// The connection string without its password.
     public let path: String
@@ -50,9 +52,10 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
 
     private init(
         connectionString: String, environment: String?, app: AppIdentity?, writable: Bool,
-        clock: @escaping @Sendable () -> Int64, writerSession: sending PostgresSession?,
+        clock: @escaping @Sendable () -> Int64, replicaLimit: Int, writerSession: sending PostgresSession?,
         readerSession: sending PostgresSession
     ) {
+        self.replica = replicaLimit > 0 ? SubjectReplica(limit: replicaLimit) : nil
         self.connectionString = connectionString
         self.requestedEnvironment = environment
         self.requestedApp = app
@@ -70,10 +73,13 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
     ///   - app: the app this writer writes for, recorded in `meta` with the first append (also into a ledger
     ///     bound before identities were recorded); a ledger bound to another app is refused with
     ///     `LogError.Code.appMismatch`. Nil: whatever the ledger is bound to.
+    ///   - replicaLimit: when above 0, the handle copies the records into memory on a thread of its own, up to
+    ///     this many bytes, and answers subject reads from the copy once it reaches the head (see
+    ///     ``SubjectReplica``); for long-running processes. 0: every read queries the database.
     /// - Throws: `LogError.Code.io` when the server cannot be reached or refuses the schema;
     ///   `environmentMismatch`; `appMismatch`; `unsupportedVersion` for tables of a newer format.
     public static func openWriter(
-        url connectionString: String, environment: String?, app: AppIdentity? = nil,
+        url connectionString: String, environment: String?, app: AppIdentity? = nil, replicaLimit: Int = 0,
         clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
     ) throws(LogError) -> PostgresStore {
         let session = try connect(connectionString)
@@ -85,7 +91,7 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
         let lagging = try subjectIndexLags(session)
         let store = PostgresStore(
             connectionString: connectionString, environment: environment, app: app, writable: true, clock: clock,
-            writerSession: session, readerSession: try connect(connectionString))
+            replicaLimit: replicaLimit, writerSession: session, readerSession: try connect(connectionString))
         if let bound = store.environment, let environment, bound != environment {
             store.close()
             throw mismatch(bound: bound, wanted: environment, store.path)
@@ -97,16 +103,22 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
             throw refusal
         }
         if lagging { store.scheduleSubjectIndexing() }
+        if let replica = store.replica { store.startReplica(replica) }
         return store
     }
 
     /// Connects as a reader: no tables are created (a database without them reads as an empty ledger), and
     /// appends are refused. A reader may point at a streaming replica.
-    public static func openReader(url connectionString: String) throws(LogError) -> PostgresStore {
-        PostgresStore(
+    /// `replicaLimit` as for ``openWriter(url:environment:app:replicaLimit:clock:)``.
+    public static func openReader(url connectionString: String, replicaLimit: Int = 0) throws(LogError)
+        -> PostgresStore
+    {
+        let store = PostgresStore(
             connectionString: connectionString, environment: nil, app: nil, writable: false,
-            clock: SystemClock.wallMilliseconds,
+            clock: SystemClock.wallMilliseconds, replicaLimit: replicaLimit,
             writerSession: nil, readerSession: try connect(connectionString))
+        if let replica = store.replica { store.startReplica(replica) }
+        return store
     }
 
     /// The environment the ledger is bound to, once anything was appended.
@@ -158,6 +170,7 @@ public final class PostgresStore: RecordStore, DerivedFiles, RebuildableIndexes 
             // Left for the next writer when the database cannot be reached; reads find the records meanwhile.
             _ = try? catchUpSubjectIndex()
         }
+        replica?.close()
         writer.withLock { $0 = nil }
         reader.withLock { $0 = nil }
         walkers.removeAll()

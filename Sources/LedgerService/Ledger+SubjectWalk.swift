@@ -24,6 +24,14 @@ extension Ledger {
         var owners: [String]?
         if case .originalTransaction(let otid) = query { visited.append(otid) }
         let eventLog = log as? any RecordViews
+        var snapshot: (any SubjectReading)?
+        if eventLog == nil, let snapshots = log as? any SubjectSnapshots {
+            do {
+                snapshot = try snapshots.subjectSnapshot()
+            } catch {
+                throw ServiceError(error)
+            }
+        }
         var key = SubjectKeys.key(for: query)
         while true {
             // Each record is read once and decoded once, straight from the log's buffer, however many of the
@@ -33,6 +41,10 @@ extension Ledger {
                 if let eventLog {
                     try eventLog.forEachRecord(forSubjectKey: key, skippingSorted: seen) { view in
                         found.add(view.seq, try body(view.seq, view.recordedAt, view.payload))
+                    }
+                } else if let snapshot {
+                    try snapshot.forEachPayload(forSubjectKey: key, skipping: Set(seen)) { seq, recordedAt, payload in
+                        found.add(seq, try body(seq, recordedAt, payload))
                     }
                 } else {
                     try log.forEachPayload(forSubjectKey: key, skipping: Set(seen)) { seq, recordedAt, payload in

@@ -108,6 +108,22 @@ public protocol RebuildableIndexes: RecordStore {
     func rebuildIndexes(progress: ((UInt64) -> Void)?) throws(LogError)
 }
 
+/// A store that answers a run of subject reads (a subject and the subscriptions its records name) as of one
+/// head, checked once for the run rather than once a read.
+public protocol SubjectSnapshots: RecordStore {
+    /// Subject reads of the records up to the head as it is now; nil when the store has nothing better than
+    /// ``RecordStore/forEachPayload(forSubjectKey:skipping:_:)`` at the moment.
+    func subjectSnapshot() throws(LogError) -> (any SubjectReading)?
+}
+
+/// Subject reads of a fixed prefix of the records (``SubjectSnapshots``).
+public protocol SubjectReading {
+    /// ``RecordStore/forEachPayload(forSubjectKey:skipping:_:)`` over the prefix.
+    func forEachPayload(
+        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
+    ) throws
+}
+
 /// A store whose writer wakes readers waiting for new records.
 public protocol HeadWaiting: RecordStore {
     /// Waits until a record after `seq` is stored or `timeoutMillis` pass; returns the head seq then.
