@@ -51,7 +51,7 @@ final class GroupCommit: @unchecked Sendable {
             if !gathered && !leading && ticket >= firstUntaken && queued < inFlight {
                 gathered = true
                 gathering += 1
-                _ = lock.wait(until: Self.deadline(microseconds: Self.gatherMicroseconds))
+                _ = lock.wait(until: SystemClock.wallDeadline(microseconds: Self.gatherMicroseconds))
                 gathering -= 1
                 continue
             }
@@ -78,13 +78,5 @@ final class GroupCommit: @unchecked Sendable {
                 lock.broadcast()
             }
         }
-    }
-
-    /// The wall-clock instant `microseconds` from now, as the condition's timed wait takes it.
-    private static func deadline(microseconds: Int) -> timespec {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nanoseconds = Int(now.tv_nsec) + microseconds * 1_000
-        return timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }

@@ -74,7 +74,8 @@ extension PostgresStore: SubjectSnapshots {
         var failure: LogError?
         do {
             try walk(query) { row in
-                guard replica.isLoading || replica.isReady else { throw Self.closedError }
+                // Only this function gives the copy up, holding `copies`: closing is what can stop it here.
+                guard !closed.load(ordering: .relaxed) else { throw Self.closedError }
                 guard row.count == 4, let seq = row.int64(0), UInt64(seq) == copies.through + 1,
                     let recordedAt = row.int64(1), !row.isNull(3),
                     let keys = PostgresResult.decodeArray(row[2], { String(decoding: $0, as: UTF8.self) })

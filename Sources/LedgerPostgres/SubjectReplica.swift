@@ -1,4 +1,3 @@
-import Glibc
 import LedgerSystem
 import Synchronization
 
@@ -43,6 +42,7 @@ final class SubjectReplica: @unchecked Sendable {
     func loaded() {
         lock.withLock {
             if phase == .loading { phase = .ready }
+            lock.broadcast()
         }
     }
 
@@ -58,26 +58,26 @@ final class SubjectReplica: @unchecked Sendable {
     func drop() {
         lock.withLock {
             if phase == .loading || phase == .ready { phase = .dropped }
+            lock.broadcast()
         }
     }
 
     /// Waits (up to `seconds`) until the copy is ready or given up; whether it is ready.
     func awaitLoaded(seconds: Double) -> Bool {
-        let deadline = SystemClock.monotonicSeconds() + seconds
-        while SystemClock.monotonicSeconds() < deadline {
-            switch lock.withLock({ phase }) {
-            case .ready: return true
-            case .dropped, .closed: return false
-            case .loading: usleep(2_000)
-            }
+        let deadline = SystemClock.wallDeadline(microseconds: Int(seconds * 1e6))
+        lock.lock()
+        defer { lock.unlock() }
+        while phase == .loading {
+            if !lock.wait(until: deadline) { break }
         }
-        return isReady
+        return phase == .ready
     }
 
     /// Stops the loader and waits for its thread to end; the copy is freed.
     func close() {
         lock.lock()
         phase = .closed
+        lock.broadcast()
         while loaderRunning { lock.wait() }
         lock.unlock()
         copies.withLock { $0 = RecordCopies() }

@@ -24,10 +24,11 @@ extension Ledger {
         var owners: [String]?
         if case .originalTransaction(let otid) = query { visited.append(otid) }
         let eventLog = log as? any RecordViews
-        var snapshot: (any SubjectReading)?
+        // A store that can answer every read of the walk as of one head.
+        var reads: any SubjectReading = log
         if eventLog == nil, let snapshots = log as? any SubjectSnapshots {
             do {
-                snapshot = try snapshots.subjectSnapshot()
+                if let snapshot = try snapshots.subjectSnapshot() { reads = snapshot }
             } catch {
                 throw ServiceError(error)
             }
@@ -42,12 +43,8 @@ extension Ledger {
                     try eventLog.forEachRecord(forSubjectKey: key, skippingSorted: seen) { view in
                         found.add(view.seq, try body(view.seq, view.recordedAt, view.payload))
                     }
-                } else if let snapshot {
-                    try snapshot.forEachPayload(forSubjectKey: key, skipping: Set(seen)) { seq, recordedAt, payload in
-                        found.add(seq, try body(seq, recordedAt, payload))
-                    }
                 } else {
-                    try log.forEachPayload(forSubjectKey: key, skipping: Set(seen)) { seq, recordedAt, payload in
+                    try reads.forEachPayload(forSubjectKey: key, skipping: Set(seen)) { seq, recordedAt, payload in
                         found.add(seq, try body(seq, recordedAt, payload))
                     }
                 }

@@ -15,7 +15,7 @@ import LedgerCrypto
 /// - the store is bound to one environment at its first append, and to the app identity its writer names (at the
 ///   first append that names one); a writer naming another environment or app is refused;
 /// - evidence is content-addressed by SHA-256 and durable before the records that reference it.
-public protocol RecordStore: EvidenceStorage {
+public protocol RecordStore: EvidenceStorage, SubjectReading {
     /// The last record's seq (0 when empty) and its chain hash.
     var head: (seq: UInt64, hash: [UInt8]) { get }
     /// The last record's recorded time (ms since the epoch; 0 when empty).
@@ -37,12 +37,6 @@ public protocol RecordStore: EvidenceStorage {
     func seq(forIdempotencyKey key: String) throws(LogError) -> UInt64?
     /// The seqs of the records indexed under a subject key, ascending.
     func seqs(forSubjectKey key: String) throws(LogError) -> [UInt64]
-    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
-    /// ascending, leaving out the seqs in `skipping`; the payload is valid only during the call. A default reads
-    /// ``seqs(forSubjectKey:)`` and then each ``record(seq:)``; a store that can do it in one read does.
-    func forEachPayload(
-        forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
-    ) throws
     /// Releases the store (and the writer lock).
     func close()
 }
@@ -112,13 +106,17 @@ public protocol RebuildableIndexes: RecordStore {
 /// head, checked once for the run rather than once a read.
 public protocol SubjectSnapshots: RecordStore {
     /// Subject reads of the records up to the head as it is now; nil when the store has nothing better than
-    /// ``RecordStore/forEachPayload(forSubjectKey:skipping:_:)`` at the moment.
+    /// the store's own ``SubjectReading/forEachPayload(forSubjectKey:skipping:_:)`` at the moment.
     func subjectSnapshot() throws(LogError) -> (any SubjectReading)?
 }
 
-/// Subject reads of a fixed prefix of the records (``SubjectSnapshots``).
+/// Subject reads: a store's own, each as of the head when it runs, or a snapshot's (``SubjectSnapshots``), all as
+/// of one head.
 public protocol SubjectReading {
-    /// ``RecordStore/forEachPayload(forSubjectKey:skipping:_:)`` over the prefix.
+    /// Calls `body` with the seq, recorded time and payload of each record indexed under a subject key,
+    /// ascending, leaving out the seqs in `skipping`; the payload is valid only during the call. A store's default
+    /// reads ``RecordStore/seqs(forSubjectKey:)`` and then each ``RecordStore/record(seq:)``; a store that can do
+    /// it in one read does.
     func forEachPayload(
         forSubjectKey key: String, skipping: Set<UInt64>, _ body: (UInt64, Int64, UnsafeRawBufferPointer) throws -> Void
     ) throws

@@ -16,6 +16,15 @@ public enum SystemClock {
     /// The wall clock as a `timespec`, for absolute deadlines (`pthread_cond_timedwait`).
     public static func wallTimespec() -> timespec { read(CLOCK_REALTIME) }
 
+    /// The wall clock `microseconds` from now, as an absolute deadline for `pthread_cond_timedwait`.
+    public static func wallDeadline(microseconds: Int) -> timespec {
+        let now = read(CLOCK_REALTIME)
+        let nanoseconds = Int(now.tv_nsec) + (microseconds % 1_000_000) * 1_000
+        return timespec(
+            tv_sec: now.tv_sec + microseconds / 1_000_000 + nanoseconds / 1_000_000_000,
+            tv_nsec: nanoseconds % 1_000_000_000)
+    }
+
     /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`): deadlines and durations.
     @Sendable public static func monotonicNanoseconds() -> UInt64 {
         let time = read(CLOCK_MONOTONIC)

@@ -11,11 +11,7 @@ extension EventLog {
     /// Waits until the head passes `seq` (a record after it is durable) or `timeoutMillis` elapse, and returns the
     /// head seq then. For long-polling feeds (`GET /v1/events?after=SEQ&wait=S`) in the writer's process.
     public func waitForHead(after seq: UInt64, timeoutMillis: Int) -> UInt64 {
-        let now = SystemClock.wallTimespec()
-        let total = Int(now.tv_nsec) + (timeoutMillis % 1000) * 1_000_000
-        var deadline = timespec()
-        deadline.tv_sec = now.tv_sec + timeoutMillis / 1000 + total / 1_000_000_000
-        deadline.tv_nsec = total % 1_000_000_000
+        let deadline = SystemClock.wallDeadline(microseconds: timeoutMillis * 1_000)
         lock.lock()
         defer { lock.unlock() }
         while state.head.seq <= seq && !state.closed {

@@ -64,6 +64,7 @@ extension BenchRow {
             let loaded = now() - started
             let direct = try PostgresStore.openReader(url: url)
             defer { direct.close() }
+            let databaseLedger = Ledger(log: direct)
             var memory = QueryTimes()
             var database = QueryTimes()
             var fileTimes: [Double] = []
@@ -75,7 +76,7 @@ extension BenchRow {
                 let inMemory = try ledger.state(of: .user(user), at: at, knownAt: nil).deviceLimit
                 memory.add(now() - start, inMemory, expected)
                 start = now()
-                let answer = try Ledger(log: direct).state(of: .user(user), at: at, knownAt: nil).deviceLimit
+                let answer = try databaseLedger.state(of: .user(user), at: at, knownAt: nil).deviceLimit
                 database.add(now() - start, answer, expected)
             }
             guard memory.mismatches == 0, database.mismatches == 0 else {
