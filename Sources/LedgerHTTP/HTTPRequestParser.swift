@@ -50,19 +50,18 @@ public enum HTTPRequestParser {
         }
         if start < bytes.endIndex, bytes[start] == ASCII.cr, start + 1 == bytes.endIndex { return nil }
         let window = bytes[start..<min(bytes.endIndex, start + limits.maxHeadBytes)]
-        guard let lineEnd = try findLineEnd(window, from: window.startIndex) else {
-            if window.count >= limits.maxRequestLineBytes {
+        // The request line is looked for only where it may end (its longest, then CRLF), and judged on those bytes
+        // alone, so that the verdict is the same however the bytes arrive: all at once or a few at a time.
+        let longestLine = limits.maxRequestLineBytes
+        let lineWindow = window.prefix(longestLine + 2)
+        guard let lineEnd = try findLineEnd(lineWindow, from: lineWindow.startIndex) else {
+            try checkPartialRequestLine(lineWindow.prefix(longestLine))
+            if lineWindow.count == longestLine + 2 || window.count == limits.maxHeadBytes {
                 throw HTTPError(
                     .uriTooLong, code: .uriTooLong,
-                    message: "the request line exceeds \(limits.maxRequestLineBytes) bytes; shorten the URL")
+                    message: "the request line exceeds \(longestLine) bytes; shorten the URL")
             }
-            try checkPartialRequestLine(window)
             return nil
-        }
-        if lineEnd - start > limits.maxRequestLineBytes {
-            throw HTTPError(
-                .uriTooLong, code: .uriTooLong,
-                message: "the request line exceeds \(limits.maxRequestLineBytes) bytes; shorten the URL")
         }
         let line = try RequestLine.parse(bytes[start..<lineEnd])
         let from = max(lineEnd, bytes.startIndex + searchFrom - 3)

@@ -78,4 +78,33 @@ struct RequestFramerTests {
         #expect(requests.isEmpty)
         #expect(refusal?.code == 431)
     }
+
+    /// Request lines at and around the limit, and defects on either side of it: framed in pieces of any size, each
+    /// is answered as when it arrives at once (a fuzzed input once got 400 in pieces and 414 at once).
+    @Test(
+        arguments: [
+            ("a line of exactly the limit", "GET /" + String(repeating: "a", count: 114) + " HTTP/1.1", nil),
+            ("one byte over the limit", "GET /" + String(repeating: "a", count: 115) + " HTTP/1.1", 414),
+            ("a bad method byte in a line over the limit", "GE\u{7F}T /" + String(repeating: "a", count: 200), 400),
+            ("a bare LF past the limit", "GET /" + String(repeating: "a", count: 160) + "\n", 414),
+            ("a method over the limit", String(repeating: "G", count: 300), 414),
+        ] as [(String, String, Int?)])
+    func judgesARequestLineAsWhenItArrivesAtOnce(_ name: String, line: String, status: Int?) throws {
+        var limits = HTTPLimits()
+        limits.maxRequestLineBytes = 128
+        limits.maxHeadBytes = 512
+        let bytes = Array((line + "\r\nHost: h\r\n\r\n").utf8)
+        var atOnce: Int?
+        do {
+            _ = try HTTPRequestParser.parse(bytes[...], limits: limits)
+        } catch {
+            atOnce = error.status.code
+        }
+        #expect(atOnce == status, "\(name): parsed at once")
+        for size in [1, 2, 7, 61, 127, 128, 129, 130, bytes.count] {
+            let (requests, refusal) = frame(bytes, pieces: size, limits: limits)
+            #expect(refusal?.code == status, "\(name): in pieces of \(size)")
+            #expect(requests.count == (status == nil ? 1 : 0), "\(name): in pieces of \(size)")
+        }
+    }
 }
