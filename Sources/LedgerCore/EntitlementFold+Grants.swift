@@ -23,6 +23,8 @@ extension EntitlementFold {
         var start: Instant
         var end: Instant
         var ending: GrantEnd
+        /// When it was bought: its start, unless it is a pass stacked after another.
+        let purchase: Instant
         /// When Apple revoked the transaction, and how; it counts from then even after the natural end.
         var revocation: (at: Instant, kind: GrantEnd)?
         /// The transaction was superseded by an upgrade (sorts first among grants starting together).
@@ -141,6 +143,15 @@ extension EntitlementFold {
         }
         return Grant(
             transactionId: facts[member].transactionId, productId: facts[member].productId, start: start, end: end,
-            ending: ending, revocation: revocation, upgraded: facts[member].upgraded)
+            ending: ending, purchase: start, revocation: revocation, upgraded: facts[member].upgraded)
+    }
+
+    /// The product a grant is for, as the catalog in force at its start describes it; for a pass stacked into a
+    /// version that no longer sells it, as the one in force at its purchase does.
+    func product(of grant: Grant, _ texts: FoldTexts) -> Product? {
+        let productId = texts.string(grant.productId)
+        if let product = catalog(at: grant.start).product(id: productId) { return product }
+        guard grant.purchase != grant.start else { return nil }
+        return catalog(at: grant.purchase).product(id: productId)
     }
 }

@@ -1,4 +1,10 @@
 extension EntitlementFold {
+    /// Whose passes stack with a subscription's: its owner's (a user, else an account token), an orphan's only
+    /// with its own.
+    static func passOwner(_ owner: Subject, of group: Index.Group) -> String {
+        owner.userId.map { "u:\($0)" } ?? owner.appAccountToken.map { "a:\($0)" } ?? "o:\(group.originalTransactionId)"
+    }
+
     /// Stacks the non-renewing passes of each owner: a pass bought while another of the same owner is active
     /// starts when that one ends, so that passes never overlap (the seed: an app must not let passes overlap) and
     /// never double the device limit.
@@ -20,11 +26,7 @@ extension EntitlementFold {
             for (grantIndex, grant) in plan.grants.enumerated() {
                 guard catalog(at: grant.start).product(id: texts.string(grant.productId))?.kind == .nonRenewing
                 else { continue }
-                let owner = owners[planIndex]
-                let key =
-                    owner.userId.map { "u:\($0)" } ?? owner.appAccountToken.map { "a:\($0)" }
-                    ?? "o:\(plan.group.originalTransactionId)"
-                passes.append((planIndex, grantIndex, key))
+                passes.append((planIndex, grantIndex, Self.passOwner(owners[planIndex], of: plan.group)))
             }
         }
         guard !passes.isEmpty else { return }
@@ -47,17 +49,14 @@ extension EntitlementFold {
                 cursor = .distantPast
             }
             var grant = plans[pass.plan].grants[pass.grant]
-            let purchase = grant.start
-            let productId = texts.string(grant.productId)
-            let start = max(purchase, cursor)
-            let product = catalog(at: start).product(id: productId) ?? catalog(at: purchase).product(id: productId)
-            var end = product.flatMap { start.adding($0.period) } ?? .distantFuture
+            let start = max(grant.purchase, cursor)
+            grant.start = start
+            var end = product(of: grant, texts).flatMap { start.adding($0.period) } ?? .distantFuture
             var ending = GrantEnd.expiry
             if let revocation = grant.revocation, revocation.at < end {
                 end = max(revocation.at, start)
                 ending = revocation.kind
             }
-            grant.start = start
             grant.end = end
             grant.ending = ending
             plans[pass.plan].grants[pass.grant] = grant

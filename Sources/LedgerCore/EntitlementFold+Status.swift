@@ -35,7 +35,7 @@ extension EntitlementFold {
             pending = index.texts.string(next)
         }
         let productId = index.texts.string(grant.productId)
-        let product = catalog(at: grant.start).product(id: productId)
+        let product = self.product(of: grant, index.texts)
         return SubscriptionState(
             originalTransactionId: group.originalTransactionId, productId: productId,
             productKnown: product != nil, devices: product?.devices ?? 0, period: product?.period.name,

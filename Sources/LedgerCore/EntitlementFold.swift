@@ -49,10 +49,8 @@ public struct EntitlementFold: Sendable {
         of query: SubjectQuery, entries: some Collection<LedgerEntry>, at: Instant, knownAt: Instant?
     ) -> EntitlementState {
         withContiguous(entries) { buffer in
-            var only: String?
-            if case .originalTransaction(let otid) = query { only = otid }
-            return known(at: knownAt).state(
-                of: query, index: Index(buffer, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
+            known(at: knownAt).state(
+                of: query, index: Index(buffer, knownAt: knownAt, only: narrowing(query)), at: at, knownAt: knownAt)
         }
     }
 
@@ -66,10 +64,8 @@ public struct EntitlementFold: Sendable {
     public func state(of query: SubjectQuery, records: FoldRecords, at: Instant, knownAt: Instant?)
         -> EntitlementState
     {
-        var only: String?
-        if case .originalTransaction(let otid) = query { only = otid }
-        return known(at: knownAt).state(
-            of: query, index: Index(records, knownAt: knownAt, only: only), at: at, knownAt: knownAt)
+        known(at: knownAt).state(
+            of: query, index: Index(records, knownAt: knownAt, only: narrowing(query)), at: at, knownAt: knownAt)
     }
 
     /// ``state(of:entries:at:knownAt:)`` at each of several instants, the entries indexed and each subscription's
@@ -78,13 +74,18 @@ public struct EntitlementFold: Sendable {
         of query: SubjectQuery, entries: some Collection<LedgerEntry>, at instants: [Instant], knownAt: Instant?
     ) -> [EntitlementState] {
         withContiguous(entries) { buffer in
-            var only: String?
-            if case .originalTransaction(let otid) = query { only = otid }
-            let index = Index(buffer, knownAt: knownAt, only: only)
+            let index = Index(buffer, knownAt: knownAt, only: narrowing(query))
             let fold = known(at: knownAt)
             let plan = StatePlan(of: query, index: index, fold: fold)
             return instants.map { fold.state(plan, in: index, at: $0, knownAt: knownAt) }
         }
+    }
+
+    /// The one subscription an index of the entries may keep for `query`: a subscription's own, unless the
+    /// catalog sells passes, whose start depends on the owner's other passes (``stackPasses(_:owners:in:)``).
+    private func narrowing(_ query: SubjectQuery) -> String? {
+        guard case .originalTransaction(let otid) = query, !catalogs.sellsPasses else { return nil }
+        return otid
     }
 
     private func state(of query: SubjectQuery, index: Index, at: Instant, knownAt: Instant?) -> EntitlementState {
@@ -113,10 +114,19 @@ public struct EntitlementFold: Sendable {
             var subscriptions: [Subscription] = []
             var owners: [Subject] = []
             subscriptions.reserveCapacity(index.groups.count)
+            // A subscription is planned with its owner's others, which may stack passes before its own.
+            var asked: (otid: String, passOwner: String)?
+            if case .originalTransaction(let otid) = query,
+                let group = index.groups.first(where: { $0.originalTransactionId == otid })
+            {
+                let owner = EntitlementFold.owner(of: group, in: index)
+                identity = (owner.userId, owner.appAccountToken)
+                asked = (otid, EntitlementFold.passOwner(owner, of: group))
+            }
             for group in index.groups {
                 let owner = EntitlementFold.owner(of: group, in: index)
                 if case .originalTransaction = query {
-                    identity = (owner.userId, owner.appAccountToken)
+                    guard let asked, EntitlementFold.passOwner(owner, of: group) == asked.passOwner else { continue }
                 } else if !EntitlementFold.owner(owner, matches: query) {
                     continue
                 }
@@ -124,6 +134,7 @@ public struct EntitlementFold: Sendable {
                 owners.append(owner)
             }
             fold.stackPasses(&subscriptions, owners: owners, in: index)
+            if let asked { subscriptions.removeAll { $0.group.originalTransactionId != asked.otid } }
             var grants: [(grant: Corrections.GrantCorrection, revokes: [Corrections.Revoke])] = []
             for grant in corrections.grants {
                 let belongs: Bool

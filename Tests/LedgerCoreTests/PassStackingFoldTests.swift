@@ -115,4 +115,60 @@ struct PassStackingFoldTests {
         #expect(subscription?.status != .active)
         #expect(subscription?.expiresAt == nil)
     }
+
+    @Test("a pass asked about by its own id stacks as in its owner's state, on entries and on decoded records")
+    func askedBySubscription() throws {
+        let entries = Array(Self.threePasses.prefix(2))
+        var records = FoldRecords(strict: true)
+        for entry in entries {
+            try entry.record.encoded().withUnsafeBytes {
+                try records.append(seq: entry.seq, recordedAt: entry.recordedAt, payload: $0)
+            }
+        }
+        let query = SubjectQuery.originalTransaction("3000000002")
+        for (day, status, limit) in [
+            ("2026-03-15", nil, 0), ("2026-04-05", EntitlementStatus.active, 2), ("2026-04-30", .expired, 0),
+        ] {
+            let asked = Self.fold.state(of: query, entries: entries, at: Self.day(day), knownAt: nil)
+            #expect(asked.userId == 200)
+            #expect(asked.subscriptions.map(\.originalTransactionId) == (status == nil ? [] : ["3000000002"]))
+            #expect(asked.subscriptions.first?.status == status, "\(day)")
+            #expect(asked.deviceLimit == limit, "\(day)")
+            let owner = state(entries, day).subscriptions.first { $0.originalTransactionId == "3000000002" }
+            #expect(asked.subscriptions.first == owner, "\(day)")
+            #expect(Self.fold.state(of: query, records: records, at: Self.day(day), knownAt: nil) == asked)
+        }
+        let april5 = Self.fold.state(of: query, entries: entries, at: Self.day("2026-04-05"), knownAt: nil)
+        #expect(april5.subscriptions.first?.since == Self.day("2026-03-31"))
+        #expect(april5.subscriptions.first?.expiresAt == Self.day("2026-04-30"))
+    }
+
+    @Test("a pass stacked past the version that stops selling it keeps its period and devices")
+    func stackedPastTheLastSale() {
+        var products = Self.fold.catalog.products
+        products.removeAll { $0.id == Self.pass }
+        let history = CatalogHistory([
+            CatalogHistory.Entry(
+                seq: 1, recordedAt: .distantPast,
+                version: CatalogVersion(
+                    catalog: Self.fold.catalog, effectiveFrom: .distantPast, reason: "passes", operatorName: "ops")),
+            CatalogHistory.Entry(
+                seq: 9, recordedAt: Self.day("2026-03-20"),
+                version: CatalogVersion(
+                    catalog: Catalog(products: products), effectiveFrom: Self.day("2026-03-20"),
+                    reason: "no more passes",
+                    operatorName: "ops")),
+        ])
+        let fold = EntitlementFold(catalogs: history)
+        // The second pass, bought 11 March while on sale, runs 31 March → 30 April with the pass's 2 devices.
+        let april4 = fold.state(
+            of: .user(200), entries: Array(Self.threePasses.prefix(2)), at: Self.day("2026-04-04"), knownAt: nil)
+        let second = april4.subscriptions.first { $0.originalTransactionId == "3000000002" }
+        #expect(second?.status == .active)
+        #expect(second?.since == Self.day("2026-03-31"))
+        #expect(second?.expiresAt == Self.day("2026-04-30"))
+        #expect(second?.productKnown == true)
+        #expect(second?.devices == 2)
+        #expect(april4.deviceLimit == 2)
+    }
 }
