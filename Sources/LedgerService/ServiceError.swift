@@ -23,8 +23,9 @@ public struct ServiceError: LedgerError {
         switch error.code {
         case .locked: code = .locked
         case .environmentMismatch: code = .environmentMismatch
-        case .appMismatch: code = .configuration
-        case .damaged: code = .damaged
+        case .appMismatch, .environmentUnknown: code = .configuration
+        case .damaged, .evidenceDamaged: code = .damaged
+        case .notFound: code = .notFound
         case .unsupportedVersion: code = .unsupportedVersion
         case .noSpace, .io: code = .storage
         case .invalidEntry: code = .invalidInput

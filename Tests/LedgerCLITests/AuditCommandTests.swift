@@ -51,6 +51,10 @@ import Testing
         #expect(result.code == 1)
         let failed = result.json?["findings"]?.array?.filter { $0["evidence"] == "failed" }
         #expect(failed?.map { $0["seq"] } == [2])
+        // Export cannot carry damaged evidence: a failure found (exit 1), not a bug in ledger (70).
+        let export = ledger(["export", "--data", workspace.data])
+        #expect(export.code == 1, "\(export.err)")
+        #expect(export.err.contains("no longer matches its SHA-256"), "\(export.err)")
     }
 
     /// Changes one character of record 2's framed idempotency key (body bytes 20…) and recomputes the frame's CRC,

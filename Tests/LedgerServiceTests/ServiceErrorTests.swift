@@ -16,7 +16,8 @@ import Testing
     @Test func codesAreComparedByNameOnly() {
         #expect(ServiceError(.conflict, "a void of a void") == ServiceError(.conflict, "another message"))
         #expect(ServiceError(LogError(.locked, "held")).code == .locked)
-        #expect(ServiceError(LogError(.evidenceDamaged, "bad")).code == .other)
+        #expect(ServiceError(LogError(.evidenceDamaged, "bad")).code == .damaged, "damage, whatever was damaged")
+        #expect(ServiceError(LogError(.notWritable, "closed")).code == .other)
         #expect(LogError.Code.evidenceDamaged.description == "evidenceDamaged")
     }
 }
