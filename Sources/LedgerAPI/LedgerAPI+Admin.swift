@@ -111,10 +111,11 @@ extension LedgerAPI {
     }
 
     func operatorFields(_ body: JSONValue) throws -> (String, String) {
-        guard let reason = body["reason"]?.string, !reason.isEmpty, reason.utf8.count <= 2000,
-            let name = body["operator"]?.string, !name.isEmpty, name.utf8.count <= 200
-        else {
+        guard let reason = body["reason"]?.string, let name = body["operator"]?.string else {
             throw HTTPError.badRequest("reason (≤ 2000 bytes) and operator (≤ 200 bytes) are required")
+        }
+        if let problem = OperatorNote.problem(reason: reason, operatorName: name, names: ("reason", "operator")) {
+            throw HTTPError.badRequest(problem)
         }
         return (reason, name)
     }

@@ -10,9 +10,8 @@ enum OperatorCommands {
     static func operatorFields(_ context: CommandContext) throws(CLIError) -> (reason: String, name: String) {
         let reason = try context.required(SharedOptions.reason)
         let name = try context.required(SharedOptions.operatorName)
-        guard reason.utf8.count <= 2000, name.utf8.count <= 200 else {
-            throw CLIError.usage(
-                "--reason is limited to 2000 bytes and --operator to 200", command: context.arguments.command)
+        if let problem = OperatorNote.problem(reason: reason, operatorName: name, names: ("--reason", "--operator")) {
+            throw CLIError.usage(problem, command: context.arguments.command)
         }
         return (reason, name)
     }

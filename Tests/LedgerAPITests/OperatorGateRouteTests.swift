@@ -53,6 +53,8 @@ import Testing
             (["seq": "1", "reason": "r", "operator": "o"], 400, "seq"),
             (["seq": 1, "operator": "o"], 400, "reason"),
             (["seq": 1, "reason": "r"], 400, "operator"),
+            (["seq": 1, "reason": " ", "operator": "o"], 400, "reason needs some text"),
+            (["seq": 1, "reason": "r", "operator": "\n"], 400, "operator needs some text"),
         ]
         for (fields, status, message) in cases {
             let response = try post(harness, "/v1/voids", fields)

@@ -132,6 +132,12 @@ import Testing
         (["--seq", "1", "--reason", "r"], "missing --operator"),
         (["--reason", "r", "--operator", "alice"], "missing --seq"),
         (["--seq", "-1", "--reason", "r", "--operator", "alice"], "--seq '-1' is not an integer"),
+        (["--seq", "1", "--reason", " \t", "--operator", "alice"], "--reason needs some text"),
+        (["--seq", "1", "--reason", "r", "--operator", "  "], "--operator needs some text"),
+        (
+            ["--seq", "1", "--reason", String(repeating: "r", count: 2001), "--operator", "alice"],
+            "--reason is limited to 2000 bytes"
+        ),
     ])
     func aVoidNeedsASeqAReasonAndAnOperator(arguments: [String], error: String) throws {
         try ingest()
