@@ -66,8 +66,14 @@ public struct ArgumentParser: Sendable {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
-                } else if let next = rest.popFirst() {
+                } else if let next = rest.first, !next.hasPrefix("--") {
                     value = next
+                    rest = rest.dropFirst()
+                } else if let next = rest.first {
+                    // `--reason --json` is a forgotten value, not a reason: `--reason=--json` says it is meant.
+                    throw CLIError.usage(
+                        "option '\(name)' needs a value (\(placeholder)), not the option '\(next)'; write "
+                            + "\(name)=\(next) for a value that starts with '--'", command: spec.name)
                 } else {
                     throw CLIError.usage(
                         "option '\(name)' needs a value (\(placeholder))", command: spec.name)

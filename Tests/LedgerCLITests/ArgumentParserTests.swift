@@ -36,6 +36,8 @@ private let parser = LedgerMain.parser
     (["catlog"], "did you mean 'catalog'"),
     (["state", "--usr", "1"], "did you mean '--user'"),
     (["state", "--user"], "needs a value"),
+    (["void", "--seq", "3", "--operator", "o", "--reason", "--json"], "needs a value (TEXT), not the option '--json'"),
+    (["state", "--user", "1", "--data", "--json"], "write --data=--json"),
     (["digest", "extra"], "unexpected argument"),
     (["inspect"], "missing FILE|-"),
     (["verify", "--json=yes"], "takes no value"),
@@ -49,6 +51,13 @@ func usageErrorsExplainThemselves(arguments: [String], fragment: String) {
         #expect(error.exitCode == 64)
         #expect(error.message.contains(fragment), "\(error.message)")
     }
+}
+
+@Test func aValueThatStartsWithTwoDashesIsWrittenWithAnEqualsSign() throws {
+    let parsed = try parser.parse(["void", "--seq", "3", "--operator", "o", "--reason=--json", "--json"])
+    #expect(parsed.values["--reason"] == ["--json"])
+    #expect(parsed.values["--json"] == [""])
+    #expect(try parser.parse(["state", "--user", "-1"]).values["--user"] == ["-1"], "one dash is a value")
 }
 
 @Test func everyCommandOfTheContractExists() {
