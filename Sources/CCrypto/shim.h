@@ -28,5 +28,6 @@ static inline long ledger_BIO_get_mem_data(BIO *bio, char **data) {
 static inline uint32_t ledger_EXFLAG_CA(void) { return EXFLAG_CA; }
 static inline uint32_t ledger_EXFLAG_CRITICAL(void) { return EXFLAG_CRITICAL; }
 static inline uint32_t ledger_EXFLAG_INVALID(void) { return EXFLAG_INVALID; }
+static inline uint32_t ledger_KU_KEY_CERT_SIGN(void) { return KU_KEY_CERT_SIGN; }
 
 #endif

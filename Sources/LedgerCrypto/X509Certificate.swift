@@ -34,6 +34,9 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     public let isCA: Bool
     /// basicConstraints' pathLenConstraint, when present.
     public let pathLengthConstraint: Int?
+    /// Whether the key may sign certificates: no keyUsage extension, or one with `keyCertSign` (RFC 5280
+    /// §4.2.1.3: a CA whose keyUsage lacks it may not issue).
+    public let mayIssueCertificates: Bool
     /// Whether a critical extension is one libcrypto does not understand. libcrypto counts as
     /// understood several extensions a verifier may not process (extendedKeyUsage, subjectAltName,
     /// certificatePolicies…); a verifier with its own list reads `criticalExtensionOIDs` instead.
@@ -70,6 +73,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         self.isCA = flags & ledger_EXFLAG_CA() != 0
         let pathLength = X509_get_pathlen(x509)
         self.pathLengthConstraint = pathLength >= 0 ? Int(pathLength) : nil
+        self.mayIssueCertificates = X509_get_key_usage(x509) & ledger_KU_KEY_CERT_SIGN() != 0
         self.hasUnhandledCriticalExtension = flags & ledger_EXFLAG_CRITICAL() != 0
         self.hasInvalidExtensions = flags & ledger_EXFLAG_INVALID() != 0
         switch X509_get_signature_nid(x509) {

@@ -98,6 +98,26 @@ struct VerificationCriticalExtensionsTests {
         #expect(error.message.contains("critical extensions the verifier does not process (\(marker.name))"))
     }
 
+    @Test(arguments: [Position.intermediate, .root])
+    func anIssuerWhoseKeyUsageLacksKeyCertSignFailsTheChain(position: Position) throws {
+        var options = ApplePKI.Options()
+        if position == .root { options.rootKeyUsage = [.digitalSignature] }
+        if position == .intermediate { options.intermediateKeyUsage = [.digitalSignature, .cRLSign] }
+        let error = try #require(try TestPKI(options).transactionVerificationError())
+        #expect(error.status == .verificationFailure)
+        #expect(error.message.contains("may not sign certificates (its keyUsage lacks keyCertSign)"))
+    }
+
+    @Test(arguments: [Position.intermediate, .root])
+    func anIssuerWithoutKeyUsageMaySign(position: Position) throws {
+        var options = ApplePKI.Options()
+        if position == .root { options.rootKeyUsage = nil }
+        if position == .intermediate { options.intermediateKeyUsage = nil }
+        let pki = try TestPKI(options)
+        #expect(!Self.certificate(at: position, of: pki).hasExtension(oid: "2.5.29.15"))
+        #expect(try pki.transactionVerificationError() == nil)
+    }
+
     @Test func aRejectedRootDoesNotStopAnotherTrustedRootFromAnchoringTheChain() throws {
         // The intermediate's issuer found twice among the trust roots: one with a critical
         // extendedKeyUsage, then the same key and name without it.

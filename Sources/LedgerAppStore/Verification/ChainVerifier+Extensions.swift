@@ -8,8 +8,8 @@ extension ChainVerifier {
         "2.5.29.19", "2.5.29.15", X509Certificate.nameConstraintsOID,
     ]
 
-    /// The leaf's and the intermediate's own extension rules: the intermediate a CA with Apple's WWDR
-    /// OID, the leaf with Apple's receipt-signing OID, neither with a malformed or an unhandled
+    /// The leaf's and the intermediate's own extension rules: the intermediate a CA that may sign
+    /// certificates, with Apple's WWDR OID, the leaf with Apple's receipt-signing OID, neither with a malformed or an unhandled
     /// critical extension.
     static func checkExtensions(leaf: X509Certificate, intermediate: X509Certificate)
         throws(VerificationError)
@@ -17,6 +17,10 @@ extension ChainVerifier {
         guard intermediate.isCA else {
             throw failure(
                 "the intermediate certificate x5c[1] is not a CA (basicConstraints cA is not true)")
+        }
+        guard intermediate.mayIssueCertificates else {
+            throw failure(
+                "the intermediate certificate x5c[1] may not sign certificates (its keyUsage lacks keyCertSign)")
         }
         guard intermediate.hasExtension(oid: wwdrIntermediateOID) else {
             throw failure(
@@ -44,6 +48,9 @@ extension ChainVerifier {
         guard root.isCA || root.version == 1 else {
             return "the trust root \(root.subjectSummary) is not a CA (basicConstraints cA is not true); it cannot"
                 + " issue the intermediate"
+        }
+        guard root.mayIssueCertificates else {
+            return "the trust root \(root.subjectSummary) may not sign certificates (its keyUsage lacks keyCertSign)"
         }
         if let problem = extensionProblem(root, name: "trust root \(root.subjectSummary)") { return problem }
         for (certificate, name) in [(intermediate, "intermediate"), (leaf, "leaf")]

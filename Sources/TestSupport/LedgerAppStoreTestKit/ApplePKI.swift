@@ -27,7 +27,7 @@ public struct ApplePKI: Sendable {
             notBefore: options.rootValidity.lowerBound, notAfter: options.rootValidity.upperBound)
         rootBuilder.isCA = options.rootIsCA
         rootBuilder.isVersion1 = options.rootIsVersion1
-        rootBuilder.keyUsage = [.keyCertSign, .cRLSign]
+        rootBuilder.keyUsage = options.rootKeyUsage
         rootBuilder.pathLengthConstraint = options.rootPathLength
         rootBuilder.extensions = options.rootExtensions
         root = try rootBuilder.selfSigned(with: rootKey, digest: options.rootDigest)
@@ -39,8 +39,7 @@ public struct ApplePKI: Sendable {
             notAfter: options.intermediateValidity.upperBound)
         intermediateBuilder.isCA = options.intermediateIsCA
         intermediateBuilder.pathLengthConstraint = options.intermediateIsCA ? 0 : nil
-        intermediateBuilder.keyUsage =
-            options.intermediateIsCA ? [.keyCertSign, .cRLSign] : [.digitalSignature]
+        intermediateBuilder.keyUsage = options.intermediateIsCA ? options.intermediateKeyUsage : [.digitalSignature]
         intermediateBuilder.markerExtensionOIDs = options.intermediateExtensionOIDs
         intermediateBuilder.extensions = options.intermediateExtensions
         intermediate = try intermediateBuilder.signed(
@@ -97,6 +96,10 @@ extension ApplePKI {
         public var leafExtensions: [CertificateBuilder.Extension] = []
         /// Whether the intermediate is a CA (basicConstraints cA).
         public var intermediateIsCA = true
+        /// The root's keyUsage (nil: none).
+        public var rootKeyUsage: CertificateBuilder.KeyUsage? = [.keyCertSign, .cRLSign]
+        /// The intermediate's keyUsage when it is a CA (nil: none).
+        public var intermediateKeyUsage: CertificateBuilder.KeyUsage? = [.keyCertSign, .cRLSign]
         /// Whether the root is a CA (basicConstraints cA).
         public var rootIsCA = true
         /// Whether the root is a version 1 certificate (no extensions at all, so no basicConstraints).
