@@ -25,14 +25,43 @@ public struct Simulation: Sendable {
     /// The request bodies in delivery order, one `{"signedPayload":"…"}` per line (JSON Lines). Each
     /// notification is signed once; its retries repeat the same bytes.
     public func jsonLines(signedWith signer: some PayloadSigner) throws(SimulationError) -> [UInt8] {
-        let bodies = try signedBodies(with: signer)
         var out: [UInt8] = []
-        out.reserveCapacity(deliveries.count * ((bodies.first?.count ?? 0) + 1))
-        for delivery in deliveries {
-            out.append(contentsOf: bodies[delivery.notification])
-            out.append(0x0A)
-        }
+        try forEachJSONLines(signedWith: signer) { piece in out += piece }
         return out
+    }
+
+    /// ``jsonLines(signedWith:)`` handed to `body` in pieces of about `deliveriesPerPiece` lines, signed piece by
+    /// piece on every core: memory holds one piece and the bodies a later retry repeats, not the whole file.
+    public func forEachJSONLines(
+        signedWith signer: some PayloadSigner, deliveriesPerPiece: Int = 2048,
+        _ body: ([UInt8]) throws(SimulationError) -> Void
+    ) throws(SimulationError) {
+        // The last delivery of each notification, after which its body is no longer kept.
+        var lastDelivery = [Int](repeating: -1, count: notifications.count)
+        for (position, delivery) in deliveries.enumerated() { lastDelivery[delivery.notification] = position }
+        var kept: [Int: [UInt8]] = [:]
+        var start = 0
+        while start < deliveries.count {
+            let range = start..<min(deliveries.count, start + max(1, deliveriesPerPiece))
+            var missing: [Int] = []
+            for position in range where kept[deliveries[position].notification] == nil {
+                let notification = deliveries[position].notification
+                if !missing.contains(notification) { missing.append(notification) }
+            }
+            let signed = try ParallelMap.map(missing) { (index) throws(SimulationError) in
+                try notifications[index].body(signedWith: signer)
+            }
+            for (index, bytes) in zip(missing, signed) { kept[index] = bytes }
+            var piece: [UInt8] = []
+            for position in range {
+                let notification = deliveries[position].notification
+                piece += kept[notification] ?? []
+                piece.append(0x0A)
+                if lastDelivery[notification] == position { kept[notification] = nil }
+            }
+            try body(piece)
+            start = range.upperBound
+        }
     }
 
     /// The request bodies in delivery order (what the webhook receives, retries included), for feeding an

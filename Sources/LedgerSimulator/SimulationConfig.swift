@@ -70,6 +70,9 @@ public struct SimulationConfig: Sendable, Hashable {
         catalog.products.filter { $0.kind == .autoRenewable && $0.devices > 0 }
     }
 
+    /// The most users × months one simulation holds: its model and truth stay in memory (about 4 KB a user-month).
+    public static let maxUserMonths = 240_000
+
     /// Checks the ranges; the message names the option and what it accepts.
     public func validate() throws(SimulationError) {
         guard (0...1_000_000).contains(users) else {
@@ -77,6 +80,12 @@ public struct SimulationConfig: Sendable, Hashable {
         }
         guard (1...240).contains(months) else {
             throw SimulationError(.invalidConfiguration, "--months must be from 1 to 240, not \(months)")
+        }
+        guard users * months <= Self.maxUserMonths else {
+            throw SimulationError(
+                .invalidConfiguration,
+                "--users × --months may be at most \(Self.maxUserMonths) (20000 users for a year: about 1.8 GB of "
+                    + "notifications and 1 GB of memory), not \(users * months); simulate fewer users or months")
         }
         guard environment == .production || environment == .sandbox else {
             throw SimulationError(

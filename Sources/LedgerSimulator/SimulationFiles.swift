@@ -21,19 +21,57 @@ public enum SimulationFiles {
         _ simulation: Simulation, signer: SimulationSigner, to directory: String,
         fileSystem: some FileSystem = PosixFileSystem()
     ) throws(SimulationError) -> SimulationReport {
-        let lines = try simulation.jsonLines(signedWith: signer)
-        let truthBytes = simulation.truth.json.serializedBytes(.pretty) + [0x0A]
         do {
             try fileSystem.createDirectories(directory)
-            try fileSystem.writeFileDurably(Path.join(directory, notifications), lines)
-            try fileSystem.writeFileDurably(Path.join(directory, trustRoot), signer.rootCertificateDER)
-            try fileSystem.writeFileDurably(Path.join(directory, truth), truthBytes)
         } catch {
-            throw SimulationError(
-                .io,
-                "could not write the simulation into \(directory): \(error.message); check the path and free space",
-                cause: error)
+            throw failure(error, directory)
         }
-        return SimulationReport(simulation: simulation, bytes: lines.count)
+        let bytes = try writeLines(simulation, signer: signer, to: Path.join(directory, notifications), fileSystem)
+        do {
+            try fileSystem.writeFileDurably(Path.join(directory, trustRoot), signer.rootCertificateDER)
+            try fileSystem.writeFileDurably(
+                Path.join(directory, truth), simulation.truth.json.serializedBytes(.pretty) + [0x0A])
+        } catch {
+            throw failure(error, directory)
+        }
+        return SimulationReport(simulation: simulation, bytes: Int(bytes))
+    }
+
+    /// Signs and writes the notifications file piece by piece; returns its size.
+    private static func writeLines<System: FileSystem>(
+        _ simulation: Simulation, signer: SimulationSigner, to path: String, _ fileSystem: System
+    ) throws(SimulationError) -> Int64 {
+        let directory = Path.parent(of: path)
+        var lines: DurableFileWriter<System>
+        do {
+            lines = try DurableFileWriter(path, in: fileSystem)
+        } catch {
+            throw failure(error, directory)
+        }
+        do throws(SimulationError) {
+            try simulation.forEachJSONLines(signedWith: signer) { (piece) throws(SimulationError) in
+                do throws(SystemError) {
+                    try lines.append(piece)
+                } catch {
+                    throw failure(error, directory)
+                }
+            }
+        } catch {
+            lines.abandon()
+            throw error
+        }
+        do {
+            try lines.commit()
+        } catch {
+            throw failure(error, directory)
+        }
+        return lines.size
+    }
+
+    private static func failure(_ error: SystemError, _ directory: String) -> SimulationError {
+        SimulationError(
+            .io, "could not write the simulation into \(directory): \(error.message); check the path and free space",
+            cause: error)
+
     }
 }

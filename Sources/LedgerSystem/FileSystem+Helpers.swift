@@ -94,18 +94,14 @@ extension FileSystem {
     /// Replaces a file's content atomically and durably: a temporary file beside it is written and fsynced,
     /// renamed over the target, and the directory fsynced.
     public func writeFileDurably(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
-        let temporary = temporaryPath(for: path)
-        let fd = try open(temporary, OpenOptions(access: .writeOnly, create: true, truncate: true))
+        var writer = try DurableFileWriter(path, in: self)
         do {
-            try writeAll(fd, bytes, at: 0)
-            try fsync(fd)
-            try close(fd)
+            try writer.append(bytes)
         } catch {
-            try? close(fd)
-            try? unlink(temporary)
+            writer.abandon()
             throw error
         }
-        try replaceDurably(path, with: temporary)
+        try writer.commit()
     }
 
     /// A name beside `path` for a temporary file that will replace it: unique within the process, and naming the

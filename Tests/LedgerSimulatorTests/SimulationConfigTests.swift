@@ -8,6 +8,8 @@ import Testing
     SimulationConfig(users: 1_000_001, months: 12, seed: 1),
     SimulationConfig(users: 10, months: 0, seed: 1),
     SimulationConfig(users: 10, months: 241, seed: 1),
+    SimulationConfig(users: 20_001, months: 12, seed: 1),
+    SimulationConfig(users: 1_001, months: 240, seed: 1),
     SimulationConfig(users: 10, months: 12, seed: 1, environment: .xcode),
     SimulationConfig(users: 10, months: 12, seed: 1, catalog: Catalog(products: [])),
 ])

@@ -29,6 +29,19 @@ import Testing
     #expect(truth == simulation.truth)
 }
 
+@Test(arguments: [1, 7, 100_000])
+func theFileInPiecesIsTheWholeFileWhateverThePieceSize(deliveriesPerPiece: Int) throws {
+    let config = SimulationConfig(users: 150, months: 12, seed: 23)
+    let simulation = try Simulator(config: config).run()
+    #expect(simulation.deliveries.count > Set(simulation.deliveries.map(\.notification)).count, "retries")
+    let signer = try SimulationSigner(seed: config.seed)
+    var pieces: [[UInt8]] = []
+    try simulation.forEachJSONLines(signedWith: signer, deliveriesPerPiece: deliveriesPerPiece) { pieces.append($0) }
+    #expect(pieces.count == (simulation.deliveries.count + deliveriesPerPiece - 1) / deliveriesPerPiece)
+    let whole: [UInt8] = try simulation.deliveredBodies(signedWith: signer).flatMap { $0 + [UInt8(0x0A)] }
+    #expect(pieces.flatMap { $0 } == whole)
+}
+
 @Test func theSameSeedWritesByteIdenticalFiles() throws {
     let directory = TemporaryDirectory()
     let config = Fixtures.small(seed: 22, environment: .sandbox)
@@ -46,7 +59,7 @@ import Testing
 
 @Test func anUnwritableOutputIsAnIOErrorThatNamesThePath() throws {
     let directory = TemporaryDirectory()
-    let config = Fixtures.small(seed: 23)
+    let config = SimulationConfig(users: 150, months: 12, seed: 23)
     let simulation = try Simulator(config: config).run()
     let blocker = directory.path + "/file"
     try SimulationFiles.write(simulation, signer: SimulationSigner(seed: 1), to: blocker)
