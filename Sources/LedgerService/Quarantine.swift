@@ -1,3 +1,4 @@
+import LedgerAppStore
 import LedgerCore
 import LedgerCrypto
 import LedgerJSON
@@ -18,8 +19,11 @@ public final class Quarantine: Sendable {
         public var message: String
         /// SHA-256 of the body, hex.
         public var sha256: String
-        /// The body as received (bodies over ``maxBodyBytes`` are cut; ``size`` keeps the full size).
+        /// The body as received (bodies over ``maxBodyBytes`` are cut; ``size`` keeps the full size), as text;
+        /// bytes that are not UTF-8 show as U+FFFD here and are kept exactly in ``bodyBase64``.
         public var body: String
+        /// The kept bytes in base64, when they are not valid UTF-8 (else nil: ``body`` is exact).
+        public var bodyBase64: String?
         /// The body's full size in bytes.
         public var size: Int
     }
@@ -57,11 +61,14 @@ public final class Quarantine: Sendable {
         throws(ServiceError)
     {
         let cut = prefix.count > Self.maxBodyBytes ? prefix[..<Self.maxBodyBytes] : prefix[...]
-        let line: JSONValue = .object([
+        var fields: JSONObject = [
             "at": .string(at.iso8601), "status": .string(status), "message": .string(message),
             "sha256": .string(Hex.encode(sha256)), "size": .int(size),
             "body": .string(String(decoding: cut, as: UTF8.self)),
-        ])
+        ]
+        // Text that is not UTF-8 would be kept with replacement characters: keep its bytes too.
+        if String(validating: cut, as: UTF8.self) == nil { fields["bodyBase64"] = .string(Base64.encode(cut)) }
+        let line: JSONValue = .object(fields)
         var bytes = line.serializedBytes()
         bytes.append(0x0A)
         try appending.withLock { (_) throws(ServiceError) -> Void in
@@ -84,8 +91,13 @@ public final class Quarantine: Sendable {
     }
 
     /// Every kept item, oldest first.
-    public func items() throws(ServiceError) -> [Item] {
+    public func items() throws(ServiceError) -> [Item] { try read().items }
+
+    /// Every kept item, oldest first, and how many lines could not be read (a torn last line after a crash, or
+    /// a line damaged on disk).
+    public func read() throws(ServiceError) -> (items: [Item], unreadable: Int) {
         var items: [Item] = []
+        var unreadable = 0
         for path in [previous, current] {
             let bytes: [UInt8]?
             do {
@@ -95,15 +107,19 @@ public final class Quarantine: Sendable {
             }
             guard let bytes else { continue }
             for line in bytes.split(separator: 0x0A) {
-                guard let json = try? JSONValue.parse(Array(line)) else { continue }  // a torn last line
+                guard let json = try? JSONValue.parse(Array(line)),
+                    let at = json["at"]?.string.flatMap(Instant.init(parsing:))
+                else {
+                    unreadable += 1
+                    continue
+                }
                 items.append(
                     Item(
-                        at: Instant(parsing: json["at"]?.string ?? "") ?? Instant(milliseconds: 0),
-                        status: json["status"]?.string ?? "", message: json["message"]?.string ?? "",
+                        at: at, status: json["status"]?.string ?? "", message: json["message"]?.string ?? "",
                         sha256: json["sha256"]?.string ?? "", body: json["body"]?.string ?? "",
-                        size: Int(json["size"]?.int64 ?? 0)))
+                        bodyBase64: json["bodyBase64"]?.string, size: Int(json["size"]?.int64 ?? 0)))
             }
         }
-        return items
+        return (items, unreadable)
     }
 }

@@ -2,6 +2,7 @@ import LedgerAppStore
 import LedgerCore
 import LedgerJSON
 import LedgerService
+import LedgerSystem
 import LedgerTesting
 import Testing
 
@@ -116,6 +117,24 @@ import Testing
         let items = try quarantine.items()
         #expect(items.count == 200)
         #expect(Set(items.map(\.message)).count == 200)
+    }
+
+    @Test func bytesThatAreNotUTF8AreKeptExactlyAndUnreadableLinesAreCounted() throws {
+        let quarantine = Quarantine(dataDirectory: directory.path)
+        let body: [UInt8] = [0xFF, 0xFE] + Array("garbage".utf8)
+        try quarantine.keep(body: body, status: "INVALID_JWT_FORMAT", message: "not JSON", at: Instant(milliseconds: 0))
+        try quarantine.keep(
+            body: Array("{}".utf8), status: "INVALID_JWT_FORMAT", message: "{}", at: .init(milliseconds: 1))
+        var file = try #require(try PosixFileSystem().readFile(directory.path + "/quarantine/rejected.jsonl"))
+        file += Array("garbage line\n{\"at\":".utf8)
+        try PosixFileSystem().writeFileDurably(directory.path + "/quarantine/rejected.jsonl", file)
+        let (items, unreadable) = try quarantine.read()
+        #expect(unreadable == 2)
+        #expect(items.count == 2)
+        #expect(items[0].bodyBase64.flatMap { (text: String) in Base64.decode(text) } == body)
+        #expect(items[0].body.hasSuffix("garbage"))
+        #expect(items[1].bodyBase64 == nil, "valid UTF-8 is exact in body")
+        #expect(items[1].body == "{}")
     }
 
     @Test func aBatchOfNothingCommitsNothing() throws {
