@@ -21,15 +21,9 @@ enum CatalogSetCommand {
         }
         let (reason, name) = try OperatorCommands.operatorFields(context)
         let path = positionals[1]
-        let catalog: Catalog
-        do {
-            catalog = try CatalogFile.load(path: path)
-        } catch {
-            throw CLIError.usage(error.message, command: "catalog")
-        }
-        guard !catalog.products.isEmpty else {
-            throw CLIError.usage("catalog \(path) lists no products", command: "catalog")
-        }
+        // A file that cannot be read or is refused is rejected input (exit 1), as for every command's FILE.
+        let catalog = try CatalogFile.load(path: path)
+        guard !catalog.products.isEmpty else { throw CLIError.failure("catalog \(path) lists no products") }
         let version = CatalogVersion(catalog: catalog, effectiveFrom: from, reason: reason, operatorName: name)
         if try context.has(CatalogCommand.dryRun) { return try dryRun(version, context) }
         let ledger = try Commands.openWriter(context, environment: nil)

@@ -72,9 +72,9 @@ enum ReportFlags {
             } catch let error as CLIError {
                 throw error
             } catch let error as ServiceError {
-                throw CLIError.usage("--rates \(file): \(error.message)", command: "report")
+                throw CLIError.failure("--rates \(file): \(error.message)")
             } catch {
-                throw CLIError.usage("--rates \(file): \(error)", command: "report")
+                throw CLIError.failure("--rates \(file): \(error)")
             }
         }
         return options

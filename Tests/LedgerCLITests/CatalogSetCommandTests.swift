@@ -137,21 +137,21 @@ import Testing
         "not json", "[]", #"[{"productId":"x","period":"fortnightly","devices":1,"price":"1.00"}]"#,
         #"{"products":[{"productId":"x","period":"monthly","devices":-1,"price":"1.00"}]}"#,
     ])
-    func aBadFileIsAUsageErrorAndAppendsNothing(text: String) throws {
+    func aBadFileIsRejectedInputAndAppendsNothing(text: String) throws {
         try ingest()
         let file = workspace.file("bad.json", [text])
         let result = ledger([
             "catalog", "set", file, "--from", "2026-02-01", "--reason", "r", "--operator", "o", "--data",
             workspace.data,
         ])
-        #expect(result.code == 64, "\(result.err)")
+        #expect(result.code == 1, "\(result.err)")
         #expect(result.err.hasPrefix("error: "))
         #expect(head == 1)
         let missing = ledger([
             "catalog", "set", workspace.directory.path + "/nowhere.json", "--from", "2026-02-01", "--reason", "r",
             "--operator", "o", "--data", workspace.data,
         ])
-        #expect(missing.code == 64)
+        #expect(missing.code == 1)
         #expect(head == 1)
     }
 
