@@ -76,8 +76,9 @@ extension EventLoop {
     }
 
     /// The connection to close at the cap: the one idle the longest when it has been idle for a second or more;
-    /// else the one stalled the longest, for a second or more: receiving a request head (a client that sends it a
-    /// byte at a time, as slowloris does) or sending a response (a client that reads slowly or not at all). Neither
+    /// else the one stalled the longest, for a second or more: receiving a request (a client that sends its head
+    /// or its body a byte at a time, as slowloris does; counted from the request's first byte, since each byte is
+    /// progress) or sending a response (a client that reads slowly or not at all). Neither
     /// may keep out a client that sends its request at once, nor cost a busy keep-alive client, idle between two
     /// requests, its connection. Else the one idle the longest, if for 20 ms or more; nil when all are busy.
     private func evictable() -> HTTPConnection? {
@@ -88,7 +89,7 @@ extension EventLoop {
         func stalledSince(_ connection: HTTPConnection) -> Int? {
             guard connection.counted else { return nil }
             switch connection.stage {
-            case .head: return Int(connection.began / 1_000_000)
+            case .head, .body: return Int(connection.began / 1_000_000)
             case .writing: return connection.deadline - write
             default: return nil
             }

@@ -228,6 +228,24 @@ struct ServerTests {
         #expect(try keeper.send(.get, "/healthz").status == .ok)
     }
 
+    @Test func atTheCapAStalledRequestBodyIsClosedBeforeAKeepAliveConnection() throws {
+        let server = try TestServer(maxConnections: 2)
+        defer { server.stop() }
+        let staller = server.client()
+        try staller.sendRaw(Array("POST /webhooks/apple HTTP/1.1\r\nHost: h\r\nContent-Length: 5000\r\n\r\nsi".utf8))
+        for byte in Array("gned".utf8) {
+            usleep(300_000)
+            try staller.sendRaw([byte])  // a byte now and then: progress, but the request began over a second ago
+        }
+        let keeper = server.client()
+        _ = try keeper.send(.get, "/healthz")
+        usleep(100_000)
+        let third = server.client()
+        #expect(try third.send(.post, "/webhooks/apple", body: Array("signedPayload".utf8)).status == .ok)
+        #expect(try staller.readUntilClosed().isEmpty)
+        #expect(try keeper.send(.get, "/healthz").status == .ok)
+    }
+
     @Test func atTheCapTheConnectionIdleLongestIsClosedToMakeRoom() throws {
         let server = try TestServer(maxConnections: 2)
         defer { server.stop() }
