@@ -21,8 +21,9 @@ extension LedgerAPI {
 
     /// `GET /v1/events?after=SEQ&limit=N&wait=S`: the records after SEQ, gap-free in sequence order, and
     /// the cursor to continue from. With `wait`, an empty page waits up to S seconds for the next record, unless
-    /// ``maxWaitingFeeds`` requests are waiting already (it then answers at once, as with `wait=0`: long polls
-    /// must not take every connection the server has and keep Apple's deliveries out).
+    /// ``maxWaitingFeeds`` requests are waiting already: long polls must not take every connection the server has
+    /// and keep Apple's deliveries out. Such a request gets its page at once when there is one, else 503 with
+    /// `Retry-After` (an empty 200 at once would have a consumer that polls again spin on the server).
     /// Building the page waits its turn at ``heavyReads`` (503 with `Retry-After` when too many wait already).
     /// A cursor beyond the head is 400 `CURSOR_AHEAD`: it was not handed out by this log (a consumer's cursor
     /// from before a restore, or from another ledger), and answering an empty page would let the consumer skip
@@ -40,7 +41,12 @@ extension LedgerAPI {
                     + "(it was restored from a backup, or the cursor is another ledger's); the consumer holds records "
                     + "this log does not: re-sync it from a seq at most \(current)")
         }
-        if wait > 0, waitingFeeds.enter(limit: maxWaitingFeeds) {
+        if wait > 0, current == cursor, !waitingFeeds.enter(limit: maxWaitingFeeds) {
+            throw HTTPError(
+                .serviceUnavailable, code: .unavailable,
+                message: "too many feed requests wait for events at once (at most \(maxWaitingFeeds)); retry shortly",
+                headers: ["Retry-After": "1"])
+        } else if wait > 0, current == cursor {
             defer { waitingFeeds.leave() }
             // Woken by the writer's group commit as soon as a record after the cursor is durable; waiting in slices
             // of at most `drainCheckMillis`, so that a shutdown ends the wait at once (``endLongPolls()``).

@@ -159,7 +159,7 @@ public enum OpenAPIDocument {
               operationId: getEvents
               summary: >
                 Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 requests wait
-                at once; more answer at once).
+                at once; one more with nothing to return is 503 with Retry-After).
               security: [{readToken: []}, {}]
               parameters:
                 - name: after

@@ -32,17 +32,20 @@ import Testing
         #expect(seconds < 10, "the feed waited \(seconds) s instead of returning when the record arrived")
     }
 
-    @Test func longPollsBeyondTheLimitAnswerAtOnce() throws {
+    @Test func aLongPollBeyondTheLimitIsToldToRetryAtOnce() throws {
         let harness = try APIHarness(maxWaitingFeeds: 2)
         let body = try harness.notification()
         let slots = ResultSlots<(events: Int, seconds: Double)>(count: 3)
         runThreads(4) { thread in
             if thread < 3 {
-                // Two wait; the third to arrive finds the limit reached and answers at once.
+                // Two wait; the third to arrive finds the limit reached: 503 with Retry-After at once, not an
+                // empty page a consumer would poll again for at once.
                 usleep(UInt32(thread) * 150_000)
                 let started = Date()
                 if let response = try? harness.respond(.get, "/v1/events?after=0&wait=30") {
-                    let events = response.json?["events"]?.array?.count ?? -1
+                    let events =
+                        response.status == .serviceUnavailable && response.headers["Retry-After"] == "1"
+                        ? -1 : response.json?["events"]?.array?.count ?? -2
                     slots.set(thread, (events, Date().timeIntervalSince(started)))
                 }
             } else {
@@ -52,7 +55,7 @@ import Testing
         }
         // Whichever came third (the threads may start in any order on a busy machine).
         let answers = try slots.values().map { try #require($0) }.sorted { $0.seconds < $1.seconds }
-        #expect(answers[0].events == 0)
+        #expect(answers[0].events == -1, "503 with Retry-After")
         #expect(answers[0].seconds < 0.8, "the request over the limit waited \(answers[0].seconds) s")
         for waited in answers[1...] {
             #expect(waited.events == 1)
@@ -62,6 +65,19 @@ import Testing
         let started = Date()
         _ = try harness.respond(.get, "/v1/events?after=1&wait=0.3")
         #expect(Date().timeIntervalSince(started) >= 0.25)
+    }
+
+    @Test func overTheLimitARequestWithRecordsToReturnGetsThem() throws {
+        let harness = try APIHarness(maxWaitingFeeds: 0)
+        let empty = try harness.respond(.get, "/v1/events?after=0&wait=5")
+        #expect(empty.status == .serviceUnavailable)
+        #expect(empty.headers["Retry-After"] == "1")
+        #expect(empty.json?["error"]?["message"]?.string?.contains("too many feed requests wait") == true)
+        _ = try harness.respond(.post, "/webhooks/apple", body: try harness.notification())
+        let page = try harness.respond(.get, "/v1/events?after=0&wait=5")
+        #expect(page.status == .ok)
+        #expect(page.json?["events"]?.array?.count == 1)
+        #expect(try harness.respond(.get, "/v1/events?after=0").status == .ok, "wait=0 never waits, never refused")
     }
 
     @Test func aWaitingFeedAnswersAtOnceWhenTheServerShutsDown() throws {
