@@ -44,10 +44,11 @@ public struct LedgerAPI: Sendable {
 
     /// Creates the API. `heavyReads` admits feed pages and histories (4 at once and 32 waiting by default).
     /// `maxWaitingFeeds` bounds the long polls held open at once (each holds a connection, and
-    /// the server's connection cap must leave room for Apple's deliveries): a quarter of the default cap.
+    /// the server's connection cap must leave room for Apple's deliveries): as many as `heavyReads` can queue
+    /// behind its running pages, so that one record waking them all finds each a place to build its page.
     public init(
         pipeline: IngestPipeline, readToken: String?, adminToken: String?, metrics: LedgerMetrics,
-        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds, maxWaitingFeeds: Int = 64,
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds, maxWaitingFeeds: Int = 32,
         heavyReads: AdmissionGate = AdmissionGate(concurrency: 4, queueLimit: 32)
     ) {
         self.heavyReads = heavyReads

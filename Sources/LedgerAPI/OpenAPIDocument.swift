@@ -158,7 +158,7 @@ public enum OpenAPIDocument {
             get:
               operationId: getEvents
               summary: >
-                Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 64 requests wait
+                Catch-up feed, gap-free in sequence order; long-polls up to `wait` seconds (at most 32 requests wait
                 at once; one more with nothing to return is 503 with Retry-After).
               security: [{readToken: []}, {}]
               parameters:

@@ -13,7 +13,7 @@ final class APIHarness: Sendable {
     let application: HTTPApplication
 
     init(
-        readToken: String? = nil, adminToken: String? = nil, maxWaitingFeeds: Int = 64,
+        readToken: String? = nil, adminToken: String? = nil, maxWaitingFeeds: Int = 32,
         heavyReads: AdmissionGate = AdmissionGate(concurrency: 4, queueLimit: 32)
     ) throws {
         let ledger = try Ledger.openWriter(at: directory.path, environment: .sandbox)

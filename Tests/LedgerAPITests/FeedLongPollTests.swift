@@ -67,6 +67,24 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 0.25)
     }
 
+    @Test func everyWaitingFeedWokenAtOnceGetsItsPage() throws {
+        let harness = try APIHarness()
+        let waiting = harness.api.maxWaitingFeeds
+        #expect(waiting <= harness.api.heavyReads.concurrency + harness.api.heavyReads.queueLimit)
+        let body = try harness.notification()
+        let slots = ResultSlots<Int>(count: waiting)
+        runThreads(waiting + 1) { thread in
+            if thread < waiting {
+                let response = try? harness.respond(.get, "/v1/events?after=0&wait=30")
+                slots.set(thread, response?.json?["events"]?.array?.count ?? -Int(response?.status.code ?? 1))
+            } else {
+                usleep(1_000_000)
+                _ = try? harness.respond(.post, "/webhooks/apple", body: body)
+            }
+        }
+        #expect(try slots.values().map { try #require($0) } == Array(repeating: 1, count: waiting))
+    }
+
     @Test func overTheLimitARequestWithRecordsToReturnGetsThem() throws {
         let harness = try APIHarness(maxWaitingFeeds: 0)
         let empty = try harness.respond(.get, "/v1/events?after=0&wait=5")
