@@ -16,6 +16,7 @@ extension LedgerAPI {
             result = try pipeline.ingest(body: body)
         } catch {
             metrics.ingest(outcome: "UNAVAILABLE")
+            metrics.logWrite(failed: error.message)
             throw HTTPError(
                 .serviceUnavailable, code: .unavailable,
                 message:
@@ -25,6 +26,7 @@ extension LedgerAPI {
         switch result {
         case .appended(let seq):
             metrics.ingest(outcome: "appended")
+            metrics.logWrite(failed: nil)
             metrics.appendLatency.observe(SystemClock.monotonicSeconds() - started)
             return .json(.object(["status": "ok", "seq": .integer(Int64(clamping: seq)), "duplicate": false]))
         case .duplicate(let seq):

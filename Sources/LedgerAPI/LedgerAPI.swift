@@ -84,6 +84,11 @@ public struct LedgerAPI: Sendable {
         }
         router.get("/healthz") { [metrics, clock] _ in
             var object: JSONObject = ["status": "ok", "head": .integer(Int64(clamping: ledger.head.seq))]
+            // Degraded (still 200: reads work) while webhook appends fail (a full or failing disk).
+            if let failure = metrics.logWriteFailure {
+                object["status"] = "degraded"
+                object["log"] = .object(["writable": false, "error": .string(failure)])
+            }
             // With `serve --reconcile-every`: degraded (still 200: the webhook works) once pulls fail too long.
             if let reconcile = metrics.reconcileHealthReport(now: clock()) {
                 if reconcile.degraded { object["status"] = "degraded" }

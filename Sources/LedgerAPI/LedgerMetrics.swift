@@ -14,6 +14,8 @@ public final class LedgerMetrics: Sendable {
     /// The scheduled App Store API pull's health, once ``enableReconcile(degradedAfterMilliseconds:startedAt:)``.
     let reconcileHealth = Mutex<ReconcileHealth?>(nil)
     private let outcomes = Mutex<[String: Counter]>([:])
+    /// Why the last webhook append failed, until one succeeds again.
+    private let writeFailure = Mutex<String?>(nil)
 
     /// Creates the metrics for a ledger and its verifier.
     public init(ledger: Ledger, verifier: SignedDataVerifier) {
@@ -49,6 +51,15 @@ public final class LedgerMetrics: Sendable {
         }
         counter.increment()
     }
+
+    /// Notes whether a webhook append could write the log: the failure's message, or nil once one succeeded.
+    public func logWrite(failed message: String?) {
+        writeFailure.withLock { $0 = message }
+    }
+
+    /// Why the log could not be written at the last webhook append, while none has succeeded since (`/healthz`
+    /// says `degraded`: the webhook answers 503 and Apple retries).
+    public var logWriteFailure: String? { writeFailure.withLock { $0 } }
 
     /// Everything, as Prometheus text.
     public func renderPrometheus() -> String { registry.renderPrometheus() }

@@ -343,6 +343,12 @@ public enum OpenAPIDocument {
                         properties:
                           status: {type: string, enum: [ok, degraded]}
                           head: {type: integer}
+                          log:
+                            description: While webhook appends fail (a full or failing disk), until one succeeds.
+                            type: object
+                            properties:
+                              writable: {type: boolean}
+                              error: {type: string}
                           reconcile:
                             description: With serve --reconcile-every; degraded once pulls fail too long.
                             type: object

@@ -43,7 +43,10 @@ import Testing
         #expect(harness.head == 3)
         // Reads keep working while writes fail.
         #expect(try harness.get("/v1/users/42/history").json?.array?.count == 3)
-        #expect(try harness.get("/healthz").json?["head"] == 3)
+        let health = try harness.get("/healthz").json
+        #expect(health?["head"] == 3)
+        #expect(health?["status"] == "degraded", "the webhook cannot write")
+        #expect(health?["log"]?["writable"] == false)
 
         harness.fileSystem.clearFaults()
         for number in 4...5 {
@@ -53,6 +56,7 @@ import Testing
             #expect(accepted.json?["duplicate"] == false)
         }
         #expect(try harness.post(try harness.notification(2)).json?["duplicate"] == true)
+        #expect(try harness.get("/healthz").json?["status"] == "ok", "an append succeeded again")
 
         #expect(try harness.keysOnDisk() == (1...5).map(FaultyLedgerHarness.uuid))
         #expect(try harness.verifies())
