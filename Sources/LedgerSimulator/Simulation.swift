@@ -44,9 +44,11 @@ public struct Simulation: Sendable {
         while start < deliveries.count {
             let range = start..<min(deliveries.count, start + max(1, deliveriesPerPiece))
             var missing: [Int] = []
+            var seen = Set<Int>()
             for position in range where kept[deliveries[position].notification] == nil {
-                let notification = deliveries[position].notification
-                if !missing.contains(notification) { missing.append(notification) }
+                if seen.insert(deliveries[position].notification).inserted {
+                    missing.append(deliveries[position].notification)
+                }
             }
             let signed = try ParallelMap.map(missing) { (index) throws(SimulationError) in
                 try notifications[index].body(signedWith: signer)
