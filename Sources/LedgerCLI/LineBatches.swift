@@ -81,7 +81,11 @@ final class LineBatches: Sequence, IteratorProtocol {
     func next() -> [[UInt8]]? {
         var batch: [[UInt8]] = []
         batch.reserveCapacity(batchSize)
-        while batch.count < batchSize, let line = nextLine() {
+        while batch.count < batchSize, var line = nextLine() {
+            // The byte order mark some editors put at the start of a UTF-8 file is not part of its first line.
+            if lineNumber == 1, buffer[line].starts(with: [0xEF, 0xBB, 0xBF]) {
+                line = (line.lowerBound + 3)..<line.upperBound
+            }
             if !Self.isBlank(buffer[line]) { batch.append(Array(buffer[line])) }
         }
         return batch.isEmpty ? nil : batch

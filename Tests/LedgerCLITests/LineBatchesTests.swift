@@ -38,6 +38,17 @@ import Testing
         #expect(batches.failure == nil)
     }
 
+    @Test func aByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() throws {
+        let text = "\u{FEFF}{\"a\":1}\n\u{FEFF}{\"b\":2}\n"
+        for chunk in [1, 2, 64] {
+            let batches = try LineBatches(path: input(text), batchSize: 10, lineLimit: 100, chunkBytes: chunk)
+            // Only the file's start: a mark inside the input is the line's, for verification to refuse.
+            #expect(read(batches) == [[#"{"a":1}"#, "\u{FEFF}{\"b\":2}"]], "chunk \(chunk)")
+            #expect(batches.consumedBytes == Int64(text.utf8.count))
+        }
+        #expect(read(try LineBatches(path: input("\u{FEFF}\n"), batchSize: 10, lineLimit: 100)).isEmpty)
+    }
+
     @Test func anEmptyInputHasNoBatches() throws {
         #expect(read(try LineBatches(path: input(""), batchSize: 10, lineLimit: 100)).isEmpty)
         #expect(read(try LineBatches(path: input("\n \n"), batchSize: 10, lineLimit: 100)).isEmpty)
