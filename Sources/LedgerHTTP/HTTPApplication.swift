@@ -21,7 +21,7 @@ public struct HTTPApplication: HTTPResponder {
         var request = request
         let (chain, handler): ([any HTTPMiddleware], HTTPHandler)
         do {
-            (chain, handler) = try resolve(&request)
+            (chain, handler, _) = try resolve(&request)
         } catch {
             return errors.response(for: error, request: request)
         }
@@ -38,10 +38,10 @@ public struct HTTPApplication: HTTPResponder {
         var request = request
         var refusal: (any Error)?
         do {
-            let (chain, handler) = try resolve(&request)
+            let (chain, handler, matched) = try resolve(&request)
             if let error = chain.lazy.compactMap({ $0.refusal(beforeBody: request) }).first {
                 refusal = error
-            } else if request.route == nil {
+            } else if !matched {
                 // Unmatched: its handler throws the 404 or 405 whatever the body.
                 _ = try handler(request)
             }
@@ -54,17 +54,20 @@ public struct HTTPApplication: HTTPResponder {
         return response
     }
 
-    /// The middlewares and handler for `request`, its route and parameters recorded on it. An unmatched path
-    /// or method gets a handler that throws its 404 or 405 (after the global middlewares).
-    private func resolve(_ request: inout HTTPRequest) throws -> ([any HTTPMiddleware], HTTPHandler) {
+    /// The middlewares and handler for `request`, its route and parameters recorded on it, and whether a route
+    /// takes it. An unmatched path or method gets a handler that throws its 404 or 405 (after the global
+    /// middlewares); a 405's route is the one whose path it named.
+    private func resolve(_ request: inout HTTPRequest) throws -> ([any HTTPMiddleware], HTTPHandler, matched: Bool) {
         switch try router.resolve(method: request.method, path: request.path) {
         case .matched(let route, let parameters):
             request.route = route.pattern.description
             request.parameters = parameters
-            return (middlewares + route.middlewares, route.handler)
+            return (middlewares + route.middlewares, route.handler, true)
         case .notFound:
-            return (middlewares, { request in throw HTTPError.notFound(path: request.path) })
-        case .methodNotAllowed(let allowed):
+            return (middlewares, { request in throw HTTPError.notFound(path: request.path) }, false)
+        case .methodNotAllowed(let allowed, let pattern):
+            // Counted under its route: the path is known, the method is not one it takes.
+            request.route = pattern.description
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             return (
                 middlewares,
@@ -73,7 +76,8 @@ public struct HTTPApplication: HTTPResponder {
                         .methodNotAllowed, code: .methodNotAllowed,
                         message: "\(request.method) is not allowed on \(request.path); use \(allow)",
                         headers: ["Allow": allow])
-                }
+                },
+                false
             )
         }
     }

@@ -16,7 +16,8 @@ public struct Router: Sendable {
     enum Resolution {
         case matched(Route, parameters: [String: String])
         case notFound
-        case methodNotAllowed(allowed: [HTTPMethod])
+        /// The path is a route's (`pattern`, the most specific) but not for this method.
+        case methodNotAllowed(allowed: [HTTPMethod], pattern: RoutePattern)
     }
 
     private(set) var routes: [Route] = []
@@ -69,8 +70,10 @@ public struct Router: Sendable {
         let wanted = method == .head ? HTTPMethod.get : method
         var best: (Route, [String: String])?
         var allowed: [HTTPMethod] = []
+        var pattern: RoutePattern?
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
+            if pattern == nil || route.pattern.specificity > pattern!.specificity { pattern = route.pattern }
             if route.method == wanted {
                 if best == nil || route.pattern.specificity > best!.0.pattern.specificity {
                     best = (route, parameters)
@@ -80,6 +83,7 @@ public struct Router: Sendable {
             if route.method == .get && !allowed.contains(.head) { allowed.append(.head) }
         }
         if let (route, parameters) = best { return .matched(route, parameters: parameters) }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+        guard let pattern else { return .notFound }
+        return .methodNotAllowed(allowed: allowed, pattern: pattern)
     }
 }
