@@ -41,12 +41,14 @@ extension LedgerAPI {
                     + "(it was restored from a backup, or the cursor is another ledger's); the consumer holds records "
                     + "this log does not: re-sync it from a seq at most \(current)")
         }
-        if wait > 0, current == cursor, !waitingFeeds.enter(limit: maxWaitingFeeds) {
-            throw HTTPError(
-                .serviceUnavailable, code: .unavailable,
-                message: "too many feed requests wait for events at once (at most \(maxWaitingFeeds)); retry shortly",
-                headers: ["Retry-After": "1"])
-        } else if wait > 0, current == cursor {
+        if wait > 0, current == cursor {
+            guard waitingFeeds.enter(limit: maxWaitingFeeds) else {
+                throw HTTPError(
+                    .serviceUnavailable, code: .unavailable,
+                    message:
+                        "too many feed requests wait for events at once (at most \(maxWaitingFeeds)); retry shortly",
+                    headers: ["Retry-After": "1"])
+            }
             defer { waitingFeeds.leave() }
             // Woken by the writer's group commit as soon as a record after the cursor is durable; waiting in slices
             // of at most `drainCheckMillis`, so that a shutdown ends the wait at once (``endLongPolls()``).
