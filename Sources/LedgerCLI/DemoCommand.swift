@@ -73,10 +73,7 @@ enum DemoCommand: LedgerCommand {
         // 2. Ingest, verifying every notification against the simulation's own root.
         let verifier: SignedDataVerifier
         do {
-            verifier = try SignedDataVerifier(
-                configuration: VerifierConfiguration(
-                    rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                    appAppleId: config.appAppleId, environment: config.environment))
+            verifier = try signer.verifier(for: config)
         } catch {
             throw CLIError(.internalError, "cannot build the verifier: \(error.message)")
         }

@@ -53,3 +53,15 @@ public struct SimulationSigner: PayloadSigner {
         }
     }
 }
+
+extension SimulationSigner {
+    /// A verifier that accepts what this signer signs for `config`, configured as `ledger ingest` is for the
+    /// simulation's output: this signer's root, the bundle id and environment, and the App Apple ID in production.
+    public func verifier(for config: SimulationConfig) throws(VerificationError) -> SignedDataVerifier {
+        try SignedDataVerifier(
+            configuration: VerifierConfiguration(
+                rootCertificates: [rootCertificateDER], bundleId: config.bundleId,
+                appAppleId: config.environment == .production ? config.appAppleId : nil,
+                environment: config.environment))
+    }
+}

@@ -21,10 +21,7 @@ import Testing
         let directory = TemporaryDirectory()
         let ledger = try Ledger.openWriter(at: directory.path, environment: environment)
         defer { ledger.close() }
-        let verifier = try SignedDataVerifier(
-            configuration: VerifierConfiguration(
-                rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                appAppleId: environment == .production ? config.appAppleId : nil, environment: environment))
+        let verifier = try signer.verifier(for: config)
         let pipeline = IngestPipeline(
             ledger: ledger, verifier: verifier, quarantine: Quarantine(dataDirectory: directory.path))
         var counts = IngestCounts()

@@ -49,10 +49,7 @@ func signedNotificationsVerifyAsApplesLibrariesDo(environment: LedgerEnvironment
     let config = Fixtures.small(seed: 8, environment: environment)
     let simulation = try Simulator(config: config).run()
     let signer = try SimulationSigner(seed: config.seed)
-    let verifier = try SignedDataVerifier(
-        configuration: VerifierConfiguration(
-            rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-            appAppleId: environment == .production ? config.appAppleId : nil, environment: environment))
+    let verifier = try signer.verifier(for: config)
     let bodies = try simulation.signedBodies(with: signer)
     #expect(bodies.count == simulation.notifications.count)
     for (notification, body) in zip(simulation.notifications, bodies) {

@@ -14,10 +14,7 @@ func theFoldOfTheSignedNotificationsStatesTheTruth(environment: LedgerEnvironmen
     let simulation = try Simulator(config: config).run()
     let signer = try SimulationSigner(seed: config.seed)
     let bodies = try simulation.signedBodies(with: signer)
-    let verifier = try SignedDataVerifier(
-        configuration: VerifierConfiguration(
-            rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-            appAppleId: environment == .production ? config.appAppleId : nil, environment: environment))
+    let verifier = try signer.verifier(for: config)
 
     var deliveries = simulation.deliveries
     var random = SimulationRandom(seed: 2718)

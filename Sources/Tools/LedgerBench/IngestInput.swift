@@ -16,10 +16,7 @@ struct IngestInput {
         let signer = try SimulationSigner(seed: config.seed)
         bodies = try simulation.signedBodies(with: signer)
         environment = config.environment
-        verifier = try SignedDataVerifier(
-            configuration: VerifierConfiguration(
-                rootCertificates: [signer.rootCertificateDER], bundleId: config.bundleId,
-                appAppleId: config.appAppleId, environment: config.environment))
+        verifier = try signer.verifier(for: config)
     }
 
     /// The bodies of run `run` out of `runs`: a different slice each run (no body is verified twice in a row).
