@@ -22,3 +22,14 @@ public enum OperatorNote {
         return nil
     }
 }
+
+extension LedgerRecord {
+    /// Why and who, for an operator's record (a link, a correction, a void, a catalog version); nil for Apple's.
+    public var operatorNote: (reason: String, operatorName: String)? {
+        if let correction { return (correction.reason, correction.operatorName) }
+        if let link { return (link.reason, link.operatorName) }
+        if let void { return (void.reason, void.operatorName) }
+        if let catalog { return (catalog.reason, catalog.operatorName) }
+        return nil
+    }
+}

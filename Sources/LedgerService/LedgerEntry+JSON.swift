@@ -6,9 +6,9 @@ extension LedgerEntry {
     /// A history entry: the contract's fields first (`seq`, `recordedAt`, `effectiveAt`, `kind`,
     /// `notificationType`, `subtype`, `notificationUUID`, `originalTransactionId`, `transactionId`,
     /// `productId`; a correction's grant names its product and, addressed to an owner, the subscription it makes),
-    /// then the source, evidence and the whole normalised record. A void names the record it voids (`voidsSeq`)
-    /// and says why and who (`reason`, `operator`); a voided record names its void (`voidedBySeq`, from
-    /// ``historyJSON(voidedBy:)``).
+    /// then the source, evidence and the whole normalised record. A void names the record it voids (`voidsSeq`);
+    /// every operator's record (a void, correction, link or catalog version) says why and who (`reason`,
+    /// `operator`); a voided record names its void (`voidedBySeq`, from ``historyJSON(voidedBy:)``).
     public var historyJSON: JSONValue { historyJSON(voidedBy: nil) }
 
     /// The history entries of `entries`, in their order, each voided one marked with the seq of its void
@@ -40,10 +40,10 @@ extension LedgerEntry {
             "source": .string(record.source.description),
             "environment": .string(record.environment.rawValue),
         ]
-        if let voiding = record.void {
-            object["voidsSeq"] = .integer(Int64(clamping: voiding.seq))
-            object["reason"] = .string(voiding.reason)
-            object["operator"] = .string(voiding.operatorName)
+        if let voiding = record.void { object["voidsSeq"] = .integer(Int64(clamping: voiding.seq)) }
+        if let note = record.operatorNote {
+            object["reason"] = .string(note.reason)
+            object["operator"] = .string(note.operatorName)
         }
         if let void { object["voidedBySeq"] = .integer(Int64(clamping: void)) }
         object["evidence"] = .string(record.evidence.map { Hex.encode($0) })

@@ -42,7 +42,11 @@ import Testing
         let before = RecordBuilders.instant("2026-02-01T00:00:00Z")
         #expect(try ledger.history(of: .user(13), knownAt: before).isEmpty, "the orphan was not the user's yet")
         #expect(try ledger.state(of: .user(13), at: before, knownAt: before).subscriptions.isEmpty)
-        #expect(try ledger.history(of: .user(13)).map(\.seq) == [1, 2])
+        let entries = try ledger.history(of: .user(13)).map(\.historyJSON)
+        #expect(entries.map { $0["seq"] } == [1, 2])
+        // Apple's record has no operator; the link says why and who.
+        #expect(entries[0]["reason"] == nil && entries[0]["operator"] == nil)
+        #expect(entries[1]["kind"]?.string == "link" && entries[1]["operator"] != nil)
     }
 
     @Test func aSubscriptionsHistoryHoldsTheRevokeAddressedToItsOwner() throws {
@@ -72,5 +76,8 @@ import Testing
         #expect(entry["productId"]?.string == "com.visla.gps.annual_4")
         #expect(entry["originalTransactionId"]?.string == state.subscriptions.first?.originalTransactionId)
         #expect(state.subscriptions.first?.originalTransactionId == "correction:grant-7")
+        // Why and who, at the top level, as a void's entry says them.
+        #expect(entry["reason"]?.string == "goodwill")
+        #expect(entry["operator"]?.string == "ops")
     }
 }
