@@ -79,8 +79,13 @@ public struct NotificationHistoryPage: Sendable, Hashable {
         guard case .object = json else { throw Self.invalid("the response is not a JSON object") }
         hasMore = json["hasMore"]?.bool ?? false
         paginationToken = json["paginationToken"]?.string
+        // Apple always sends the array (empty when there is nothing): a 200 without it (`{}`, an empty body from
+        // a proxy) fetched nothing, and must not pass for a window with no notifications.
+        guard let history = json["notificationHistory"]?.array else {
+            throw Self.invalid("the response has no notificationHistory array, so nothing was fetched")
+        }
         var items: [Item] = []
-        for (index, entry) in (json["notificationHistory"]?.array ?? []).enumerated() {
+        for (index, entry) in history.enumerated() {
             guard let signed = entry["signedPayload"]?.string else {
                 throw Self.invalid("notificationHistory[\(index)] has no signedPayload string")
             }

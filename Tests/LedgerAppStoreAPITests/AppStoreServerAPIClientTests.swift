@@ -147,6 +147,15 @@ final class Pauses: Sendable {
             transport.sent.withLock { $0[0].url }
                 == "https://api.example.test/inApps/v1/notifications/history?paginationToken=a%2Bb%2Fc%3D")
     }
+
+    /// A 200 that is not Apple's page (a proxy's empty answer) fetched nothing: it must not read as a window
+    /// without notifications.
+    @Test(arguments: ["", "{}", #"{"notificationHistory":{"a":1},"hasMore":false}"#, #"{"hasMore":false}"#])
+    func aSuccessWithoutTheHistoryArrayIsRefused(body: String) throws {
+        let transport = ScriptedTransport([HTTPSResponse(status: 200, body: Array(body.utf8))])
+        let (client, _) = try Self.client("https://api.example.test", transport: transport)
+        #expect(throws: AppStoreAPIError(.invalidResponse, "")) { try client.notificationHistory(Self.window) }
+    }
 }
 
 @Suite struct AppStoreServerAPIChangeTests {
