@@ -70,6 +70,34 @@ import Testing
         #expect(rows.map { [$0[2], $0[13]] } == [["FRA", "3.43"], ["ITA", "4.17"]])
     }
 
+    /// An annual plan bought 2026-01-02 and upgraded on 2026-01-28: Apple's notification of the upgrade carries
+    /// only the new transaction. 26 days of paid service, not the replaced year: the upgrade is at 30%, 80.00 ×
+    /// 0.70 = 56.00. Its renewal on 2027-01-28 comes after 26 + 365 days: 15%, 80.00 × 0.85 = 68.00.
+    @Test func anUpgradeCutsThePeriodItReplacesThoughOnlyTheNewTransactionIsSent() throws {
+        let ledger = try ledger([
+            ReportFixtures.record(
+                user: 1, otid: "1", txn: "11", product: "com.visla.gps.annual_1", type: "SUBSCRIBED",
+                subtype: "INITIAL_BUY", purchase: "2026-01-02T00:00:00Z", expires: "2027-01-02T00:00:00Z",
+                price: 70_000, storefront: "ITA"),
+            ReportFixtures.record(
+                user: 1, otid: "1", txn: "12", product: "com.visla.gps.annual_2", type: "DID_CHANGE_RENEWAL_PREF",
+                subtype: "UPGRADE", purchase: "2026-01-28T00:00:00Z", expires: "2027-01-28T00:00:00Z",
+                price: 80_000, storefront: "ITA", reason: "PURCHASE"),
+            ReportFixtures.record(
+                user: 1, otid: "1", txn: "13", product: "com.visla.gps.annual_2", type: "DID_RENEW",
+                purchase: "2027-01-28T00:00:00Z", expires: "2028-01-28T00:00:00Z", price: 80_000, storefront: "ITA",
+                reason: "RENEWAL"),
+        ])
+        defer { ledger.close() }
+        let rows = try sales(ledger, "2026-01-01T00:00:00Z", "2027-02-01T00:00:00Z")
+        #expect(
+            rows.map { [$0[0], $0[1], $0[13]] } == [
+                ["2026-01", "com.visla.gps.annual_1", "49.00"],
+                ["2026-01", "com.visla.gps.annual_2", "56.00"],
+                ["2027-01", "com.visla.gps.annual_2", "68.00"],
+            ])
+    }
+
     /// A refund is a negative unit with negative customer price and proceeds, in the bucket of its revocation,
     /// at the commission of the transaction it refunds.
     @Test func aRefundIsANegativeUnitInTheMonthOfItsRevocation() throws {

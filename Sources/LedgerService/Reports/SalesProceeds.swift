@@ -3,9 +3,10 @@ import LedgerCore
 /// Apple's commission on each sale, from the subscription's days of paid service.
 ///
 /// The rule implemented: each transaction of a subscription (one original transaction id) adds its paid days —
-/// from its purchase to its expiry, cut at an upgrade that replaced it or a full refund, never counting a day twice;
-/// free trials and unpaid offers add none. A transaction purchased once the subscription has accumulated 365 days
-/// of paid service is charged 15%, else 30%. When the subscription lapses for more than 60 days (from the end of
+/// from its purchase to its expiry, cut where the subscription's next transaction begins (an upgrade replaces a
+/// period before its end) or at a full refund, never counting a day twice; free trials and unpaid offers add
+/// none. A transaction purchased once the subscription has accumulated 365 days of paid service is charged 15%,
+/// else 30%. When the subscription lapses for more than 60 days (from the end of
 /// its last paid day to the next purchase), the days accumulated so far are lost and counting starts again. Under
 /// the Small Business Program every transaction is charged 15%. Proceeds are the customer price less the
 /// commission, rounded half away from zero to the cent per transaction, before any tax Apple withholds.
@@ -43,10 +44,11 @@ enum SalesProceeds {
                 let start = transaction.purchaseDate.milliseconds
                 if let last = paidUntil, start - last > retentionGap { accumulated = 0 }
                 result[transaction.transactionId] = accumulated >= yearOfService ? afterOneYear : firstYear
+                // A period ends where the next transaction begins: an upgrade replaces one before its expiry, and
+                // Apple's notification of it carries only the new transaction (the old one is never re-sent with
+                // isUpgraded). Days not yet served when the next is bought are never counted.
                 var end = transaction.expiresDate?.milliseconds ?? start
-                if transaction.isUpgraded, index + 1 < ordered.count {
-                    end = min(end, ordered[index + 1].purchaseDate.milliseconds)
-                }
+                if index + 1 < ordered.count { end = min(end, ordered[index + 1].purchaseDate.milliseconds) }
                 if let revoked = transaction.revocationDate, !transaction.isFamilySharingRevocation,
                     transaction.revocationType != "REFUND_PRORATED"
                 {
