@@ -15,9 +15,9 @@ enum APIClientSettings {
             command: context.arguments.command)
     }
 
-    /// The client for the verifier's environment and app.
+    /// The client for the configuration's environment and app.
     static func client(
-        _ context: CommandContext, verifier: SignedDataVerifier,
+        _ context: CommandContext, configuration: VerifierConfiguration,
         pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:)
     ) throws(CLIError) -> AppStoreServerAPIClient {
         let command = context.arguments.command
@@ -36,7 +36,7 @@ enum APIClientSettings {
         } catch {
             throw CLIError.usage("\(path): \(error.message)", command: command)
         }
-        guard let bundleId = verifier.configuration.bundleId else {
+        guard let bundleId = configuration.bundleId else {
             throw CLIError.usage("--bundle-id ID is required: the token names the app", command: command)
         }
         var caFile: String?
@@ -50,7 +50,7 @@ enum APIClientSettings {
         }
         let baseURL =
             try context.value(SharedOptions.apiBaseURL)
-            ?? AppStoreServerAPIClient.baseURL(for: verifier.configuration.environment)
+            ?? AppStoreServerAPIClient.baseURL(for: configuration.environment)
         do {
             return try AppStoreServerAPIClient(
                 baseURL: baseURL, tokens: APITokenIssuer(key: key, bundleId: bundleId),

@@ -38,8 +38,7 @@ enum AppStoreChanges {
                 }
                 return value
             } ?? randomUUID()
-        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
-        let client = try APIClientSettings.client(context, verifier: verifier)
+        let client = try APIClientSettings.client(context, configuration: changeConfiguration(context))
         let answer: JSONValue
         do throws(AppStoreAPIError) {
             answer = try client.extendRenewalDate(
@@ -62,6 +61,12 @@ enum AppStoreChanges {
         return success ? 0 : 1
     }
 
+    /// The environment and app a change is sent for: no trust root, since Apple's answer to either carries no
+    /// signed data.
+    static func changeConfiguration(_ context: CommandContext) throws(CLIError) -> VerifierConfiguration {
+        try VerifySettings.configuration(context, bound: BoundIdentity.of(context), trustRoots: false)
+    }
+
     /// Send Consumption Information from a JSON file holding Apple's ConsumptionRequest.
     static func consumption(_ transactionId: String, _ context: CommandContext) throws(CLIError) -> Int32 {
         let command = context.arguments.command
@@ -69,8 +74,7 @@ enum AppStoreChanges {
             throw CLIError.usage("appstore consumption needs --file REQUEST.json", command: command)
         }
         let request = try consumptionRequest(path, command: command)
-        let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
-        let client = try APIClientSettings.client(context, verifier: verifier)
+        let client = try APIClientSettings.client(context, configuration: changeConfiguration(context))
         do throws(AppStoreAPIError) {
             try client.sendConsumptionInformation(transactionId: transactionId, request)
         } catch {

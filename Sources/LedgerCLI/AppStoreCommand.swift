@@ -45,7 +45,8 @@ enum AppStoreCommand: LedgerCommand {
             customerConsented (must be true), deliveryStatus (DELIVERED, UNDELIVERED_QUALITY_ISSUE, \
             UNDELIVERED_WRONG_ITEM, UNDELIVERED_SERVER_OUTAGE, UNDELIVERED_OTHER), sampleContentProvided, and \
             optionally consumptionPercentage (0 to 100000 milliunits) and refundPreference (DECLINE, GRANT_FULL, \
-            GRANT_PRORATED). 'serve --consumption auto' answers them by itself.
+            GRANT_PRORATED). 'serve --consumption auto' answers them by itself. These two need no trust root: Apple's \
+            answers to them carry no signed data.
             """,
         options: SharedOptions.verify + [
             SharedOptions.data, SharedOptions.store, SharedOptions.json,
@@ -71,7 +72,7 @@ enum AppStoreCommand: LedgerCommand {
                 "appstore \(sub) needs \(sub == "order" ? "an ORDER_ID" : "a TRANSACTION_ID")", command: command)
         }
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
-        let client = try APIClientSettings.client(context, verifier: verifier)
+        let client = try APIClientSettings.client(context, configuration: verifier.configuration)
         let answer: JSONValue
         do throws(AppStoreAPIError) {
             switch sub {
@@ -175,7 +176,7 @@ enum AppStoreCommand: LedgerCommand {
     /// token, prints its delivery status and the notification verified and decoded.
     static func testNotification(_ context: CommandContext) throws(CLIError) -> Int32 {
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context))
-        let client = try APIClientSettings.client(context, verifier: verifier)
+        let client = try APIClientSettings.client(context, configuration: verifier.configuration)
         let token = context.arguments.positionals.count == 2 ? context.arguments.positionals[1] : nil
         let answer: JSONValue
         do throws(AppStoreAPIError) {

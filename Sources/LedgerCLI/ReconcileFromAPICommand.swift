@@ -23,7 +23,7 @@ enum ReconcileFromAPICommand {
             throw CLIError.usage("--since must be before --until (or before now)", command: command)
         }
         let verifier = try VerifySettings.verifier(context, bound: BoundIdentity.of(context), writes: true)
-        let client = try APIClientSettings.client(context, verifier: verifier)
+        let client = try APIClientSettings.client(context, configuration: verifier.configuration)
         let request = NotificationHistoryRequest(
             startDate: since.milliseconds, endDate: until,
             onlyFailures: try context.has(ReconcileCommand.onlyFailures) ? true : nil)

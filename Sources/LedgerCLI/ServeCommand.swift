@@ -31,7 +31,8 @@ enum ServeCommand: LedgerCommand {
         }
         var client: AppStoreServerAPIClient?
         if reconcileInterval != nil || consent != nil {
-            client = try APIClientSettings.client(context, verifier: verifier) { [stopping] milliseconds in
+            client = try APIClientSettings.client(context, configuration: verifier.configuration) {
+                [stopping] milliseconds in
                 stopping.pause(milliseconds: Int64(milliseconds))
             }
         }

@@ -31,6 +31,21 @@ enum VerifySettings {
     static func verifier(_ context: CommandContext, bound: BoundIdentity? = nil, writes: Bool = false)
         throws(CLIError) -> SignedDataVerifier
     {
+        let configuration = try configuration(context, bound: bound, writes: writes)
+        do {
+            return try SignedDataVerifier(configuration: configuration)
+        } catch {
+            throw CLIError.usage(
+                "cannot verify with this configuration: \(error.message)", command: context.arguments.command)
+        }
+    }
+
+    /// The configuration ``verifier(_:bound:writes:)`` builds its verifier from. With `trustRoots` false no trust
+    /// root is asked for or loaded: for a command that verifies nothing (`appstore extend`, `consumption`) and
+    /// needs only the environment and the app.
+    static func configuration(
+        _ context: CommandContext, bound: BoundIdentity?, writes: Bool = false, trustRoots: Bool = true
+    ) throws(CLIError) -> VerifierConfiguration {
         let command = context.arguments.command
         let environment: LedgerEnvironment
         if let text = try context.value(SharedOptions.environment) {
@@ -67,9 +82,11 @@ enum VerifySettings {
             throw CLIError.usage(
                 "--app-apple-id N is required with production, as in Apple's libraries", command: command)
         }
-        let paths = TrustRoots.paths(flags: try context.all(SharedOptions.trustRoot), environment: context.environment)
+        let paths =
+            trustRoots
+            ? TrustRoots.paths(flags: try context.all(SharedOptions.trustRoot), environment: context.environment) : []
         let skips = environment == .xcode || environment == .localTesting
-        if paths.isEmpty, !skips {
+        if trustRoots, paths.isEmpty, !skips {
             throw CLIError.usage(
                 "no trust root: pass --trust-root FILE (Apple Root CA - G3 from Apple's PKI page, SHA-256 "
                     + "\(TrustRoots.appleRootCAG3Fingerprint)) or set $LEDGER_TRUST_ROOTS; the ledger refuses to verify without one",
@@ -88,10 +105,9 @@ enum VerifySettings {
             throw CLIError.usage(error.message, command: command)
         }
         do {
-            let configuration = try VerifierConfiguration(
+            return try VerifierConfiguration(
                 rootCertificates: roots.map(\.derRepresentation), bundleId: bundleId,
                 appAppleId: appAppleId, environment: environment)
-            return try SignedDataVerifier(configuration: configuration)
         } catch {
             throw CLIError.usage("cannot verify with this configuration: \(error.message)", command: command)
         }

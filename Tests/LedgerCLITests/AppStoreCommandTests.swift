@@ -10,12 +10,33 @@ import Testing
 @Suite struct AppStoreCommandTests {
     typealias Space = ReconcileFromAPITests.APIWorkspace
 
-    func appstore(_ space: Space, _ arguments: [String]) -> CommandResult {
+    func appstore(_ space: Space, _ arguments: [String], verifyFlags: [String]? = nil) -> CommandResult {
         ledger(
             ["appstore"] + arguments
                 + ["--key-file", space.keyFile, "--key-id", ReconcileFromAPITests.keyId]
                 + ["--issuer-id", ReconcileFromAPITests.issuerId, "--api-base-url", space.url]
-                + ["--data", space.workspace.data] + space.workspace.verifyFlags)
+                + ["--data", space.workspace.data] + (verifyFlags ?? space.workspace.verifyFlags))
+    }
+
+    /// Apple's answers to extend and consumption carry no signed data: no trust root is asked for; the
+    /// commands that print signed data still refuse to run without one.
+    @Test func theChangesNeedNoTrustRootSinceTheyVerifyNothing() throws {
+        let space = try Space(serving: [])
+        defer { space.fake.stop() }
+        let flags = ["--environment", "sandbox", "--bundle-id", TestPKI.bundleId]
+        let extended = appstore(
+            space, ["extend", "3000000000000001", "--days", "2", "--reason-code", "1"], verifyFlags: flags)
+        #expect(extended.code == 0, "\(extended.err)")
+        let request: JSONObject = [
+            "customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false,
+        ]
+        let file = space.workspace.file("consumption.json", [JSONValue.object(request).serialized()])
+        let sent = appstore(space, ["consumption", "4000000000000001", "--file", file], verifyFlags: flags)
+        #expect(sent.code == 0, "\(sent.err)")
+        #expect(space.fake.changes.count == 2)
+        let history = appstore(space, ["history", "3000000000000001"], verifyFlags: flags)
+        #expect(history.code == 64)
+        #expect(history.err.contains("no trust root"))
     }
 
     @Test func historyPrintsEveryPageVerifiedAndDecodedAndWritesNothing() throws {
