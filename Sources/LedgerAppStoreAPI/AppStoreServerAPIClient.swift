@@ -60,15 +60,29 @@ public final class AppStoreServerAPIClient: Sendable {
     public let retry: APIRetryPolicy
     private let pause: @Sendable (Int) -> Void
     private let clock: @Sendable () -> Int64
+    private let retrying: @Sendable (RetryNotice) -> Void
+
+    /// What a call that is about to be sent again says, so that an operator sees why it waits.
+    public struct RetryNotice: Sendable {
+        /// Why the last attempt failed.
+        public var error: AppStoreAPIError
+        /// The attempt that will follow the pause (2 for the first retry).
+        public var nextAttempt: Int
+        /// The attempts allowed in all.
+        public var maxAttempts: Int
+        /// The pause before it, in milliseconds.
+        public var delayMilliseconds: Int
+    }
 
     /// Creates a client. `baseURL` must be `https://…`, or `http://` to this machine (a test server: the token is
     /// never sent in clear over a network); `pause` waits between retries (milliseconds); `clock` is the time
-    /// (ms since the epoch) a `Retry-After` date is counted from.
+    /// (ms since the epoch) a `Retry-After` date is counted from; `retrying` hears of each retry before its pause.
     public init(
         baseURL: String, tokens: APITokenIssuer, transport: any HTTPSTransport = HTTPSClient(),
         retry: APIRetryPolicy = APIRetryPolicy(),
         pause: @escaping @Sendable (Int) -> Void = HTTPSClient.pause(milliseconds:),
-        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds
+        clock: @escaping @Sendable () -> Int64 = SystemClock.wallMilliseconds,
+        retrying: @escaping @Sendable (RetryNotice) -> Void = { _ in }
     ) throws(AppStoreAPIError) {
         guard baseURL.hasPrefix("https://") || (baseURL.hasPrefix("http://") && HTTPSClient.isLoopback(baseURL)) else {
             throw AppStoreAPIError(
@@ -84,6 +98,7 @@ public final class AppStoreServerAPIClient: Sendable {
         self.retry = retry
         self.pause = pause
         self.clock = clock
+        self.retrying = retrying
     }
 
     /// Sends one call and decodes its JSON answer (an empty body reads as `{}`), retrying as ``retry`` says
@@ -112,7 +127,7 @@ public final class AppStoreServerAPIClient: Sendable {
                 response = try transport.send(HTTPSRequest(method: method, url: url, headers: headers, body: bodyBytes))
             } catch {
                 guard error.isRetryable, attempt < retry.maxAttempts else { throw error }
-                pause(retry.delay(afterAttempt: attempt, retryAfter: nil))
+                wait(retry.delay(afterAttempt: attempt, retryAfter: nil), after: error, attempt: attempt)
                 continue
             }
             if (200..<300).contains(response.status) {
@@ -134,8 +149,16 @@ public final class AppStoreServerAPIClient: Sendable {
             let error = Self.apiError(method, path, response)
             guard error.isRetryable, attempt < retry.maxAttempts else { throw error }
             let retryAfter = response.header("Retry-After").flatMap { RetryAfter.milliseconds($0, now: clock()) }
-            pause(retry.delay(afterAttempt: attempt, retryAfterMilliseconds: retryAfter))
+            wait(retry.delay(afterAttempt: attempt, retryAfterMilliseconds: retryAfter), after: error, attempt: attempt)
         }
+    }
+
+    /// Says why attempt `attempt` is sent again, then pauses `delay` milliseconds.
+    private func wait(_ delay: Int, after error: AppStoreAPIError, attempt: Int) {
+        retrying(
+            RetryNotice(
+                error: error, nextAttempt: attempt + 1, maxAttempts: retry.maxAttempts, delayMilliseconds: delay))
+        pause(delay)
     }
 
     /// Apple's error answer as an error: the status, `errorCode`, its name and `errorMessage`.

@@ -15,6 +15,14 @@ enum APIClientSettings {
             command: context.arguments.command)
     }
 
+    /// One line on stderr before each retry's pause, so that a wait is not taken for a hang.
+    static func announce(_ notice: AppStoreServerAPIClient.RetryNotice) {
+        let seconds = Double(notice.delayMilliseconds) / 1000
+        Terminal.err(
+            "warning: \(notice.error.message); retrying in \(seconds) s (attempt \(notice.nextAttempt) of "
+                + "\(notice.maxAttempts))\n")
+    }
+
     /// The client for the configuration's environment and app.
     static func client(
         _ context: CommandContext, configuration: VerifierConfiguration,
@@ -54,7 +62,7 @@ enum APIClientSettings {
         do {
             return try AppStoreServerAPIClient(
                 baseURL: baseURL, tokens: APITokenIssuer(key: key, bundleId: bundleId),
-                transport: HTTPSClient(caFile: caFile), pause: pause)
+                transport: HTTPSClient(caFile: caFile), pause: pause, retrying: announce)
         } catch {
             throw CLIError.usage(error.message, command: command)
         }

@@ -118,6 +118,16 @@ final class Pauses: Sendable {
         #expect(throws: AppStoreAPIError.self) { try client.notificationHistoryPage(Self.window) }
         #expect(transport.sent.withLock { $0.count } == 6)
         #expect(pauses.all == [500, 1000, 2000, 4000, 8000])
+        // The observer hears of each retry, before its pause.
+        let notices = Mutex<[AppStoreServerAPIClient.RetryNotice]>([])
+        let observed = try AppStoreServerAPIClient(
+            baseURL: "https://api.example.test", tokens: APITokenIssuer(key: Self.key, bundleId: TestPKI.bundleId),
+            transport: transport, pause: { _ in }, retrying: { notice in notices.withLock { $0.append(notice) } })
+        #expect(throws: AppStoreAPIError.self) { try observed.notificationHistoryPage(Self.window) }
+        let heard = notices.withLock { $0 }
+        #expect(heard.map(\.nextAttempt) == [2, 3, 4, 5, 6])
+        #expect(heard.map(\.delayMilliseconds) == [500, 1000, 2000, 4000, 8000])
+        #expect(heard.allSatisfy { $0.error.httpStatus == 500 && $0.maxAttempts == 6 })
         let request = transport.sent.withLock { $0[0] }
         #expect(request.url == "https://api.example.test/inApps/v1/notifications/history")
         #expect(request.method == "POST")

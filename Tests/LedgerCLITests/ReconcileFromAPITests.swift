@@ -66,6 +66,13 @@ import Testing
         #expect(space.fake.statuses.contains(429))
         #expect(space.fake.statuses.contains(503))
         #expect(space.fake.statuses.contains(401))
+        // Each wait is announced, so that it is not taken for a hang (the 401 is renewed at once, unannounced).
+        let retries = first.err.split(separator: "\n").filter { $0.hasPrefix("warning: ") && $0.contains("retrying") }
+        #expect(retries.count == 2, "\(first.err)")
+        #expect(retries.first?.hasSuffix("retrying in 1.0 s (attempt 2 of 6)") == true, "\(retries)")
+        #expect(
+            retries.last?.contains("503") == true
+                && retries.last?.hasSuffix("retrying in 0.5 s (attempt 2 of 6)") == true)
         // 1000 notifications, 20 a page: 50 pages, then one transaction history per subscription.
         #expect(space.fake.paths.filter { $0 == "/inApps/v1/notifications/history" }.count == 50 + 3)
         let head = space.digest()
