@@ -70,7 +70,7 @@ enum ReportFlags {
             do {
                 options.rates = try ReportOptions.rates(json: try InputFile.read(file, limit: 1 << 20))
             } catch let error as CLIError {
-                throw error
+                throw CLIError.failure("--rates: \(error.message)")
             } catch let error as ServiceError {
                 throw CLIError.failure("--rates \(file): \(error.message)")
             } catch {

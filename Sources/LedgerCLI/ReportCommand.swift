@@ -52,7 +52,9 @@ enum ReportCommand: LedgerCommand {
         do {
             table = try ledger.report(kind, period: period, options: options)
         } catch {
-            if error.code == .missingRate { throw CLIError.usage(error.message, command: "report") }
+            if error.code == .missingRate, let file = try context.value(ReportFlags.rates) {
+                throw CLIError.failure("--rates \(file): \(error.message)")
+            }
             throw Commands.failure(error)
         }
         switch formats.first {

@@ -76,8 +76,11 @@ import Testing
         #expect(all?["convertedMrr"] == "9.50", "\(converted.out)")
         let partial = workspace.file("gbp.json", [#"{"GBP":1.15}"#])
         let missing = report("mrr", ["--currency", "EUR", "--rates", partial])
-        #expect(missing.code == 64)
-        #expect(missing.err.contains("error:") && missing.err.contains("USD"), "\(missing.err)")
+        #expect(missing.code == 1, "the file lacks a rate: a bad file, as for every FILE")
+        #expect(missing.err.hasPrefix("error: --rates \(partial): no exchange rate for USD"), "\(missing.err)")
+        let absent = report("mrr", ["--currency", "EUR", "--rates", workspace.directory.path + "/none.json"])
+        #expect(absent.code == 1)
+        #expect(absent.err.hasPrefix("error: --rates: "), "\(absent.err)")
     }
 
     @Test func htmlIsOneSelfContainedPageWithChartsAndTable() throws {

@@ -82,7 +82,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [#"[1]"#, #"{"usd":1}"#, #"{"USD":-1}"#, #"{"USD":"0.9"}"#, "not json"])
+    @Test(arguments: [
+        #"[1]"#, #"{"usd":1}"#, #"{"USD":-1}"#, #"{"USD":"0.9"}"#, "not json", #"{"USD":0.0000001}"#,
+        #"{"USD":0.92,"USD":0.5}"#,
+    ])
     func aBadRateTableIsRefused(text: String) {
         #expect(throws: ServiceError.self) { _ = try ReportOptions.rates(json: Array(text.utf8)) }
     }

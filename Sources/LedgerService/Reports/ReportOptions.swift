@@ -67,7 +67,14 @@ public struct ReportOptions: Sendable, Hashable {
             guard number > 0, number < 1e9 else {
                 throw ServiceError(.invalidInput, "the rate of \(code) must be a positive number below 1e9")
             }
-            rates[code] = Int64((number * 1_000_000).rounded())
+            let micros = Int64((number * 1_000_000).rounded())
+            guard micros > 0 else {
+                throw ServiceError(
+                    .invalidInput, "the rate of \(code) rounds to 0 at the table's six decimals: it would convert to 0")
+            }
+            guard rates.updateValue(micros, forKey: code) == nil else {
+                throw ServiceError(.invalidInput, "\(code) is given twice in the rate table: which rate is meant?")
+            }
         }
         return rates
     }
