@@ -185,6 +185,17 @@ import Testing
         #expect(table.svg().hasPrefix("<svg"))
     }
 
+    /// CSV quotes a field holding a comma, a quote or any line break, CR and CRLF included.
+    @Test func csvQuotesEveryFieldThatWouldSplitARecord() {
+        let table = ReportTable(
+            kind: "test", columns: ["a", "b"],
+            rows: [
+                [.text("x,y"), .text("say \"hi\"")], [.text("one\r\ntwo"), .text("cr\ronly")],
+                [.text("plain"), .integer(3)],
+            ])
+        #expect(table.csv == "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n\"one\r\ntwo\",\"cr\ronly\"\nplain,3\n")
+    }
+
     /// A void of user 1's March renewal (record 3) and of user 2's refund (record 5): as known now, neither is
     /// sold, refunded nor listed; as known before the voids, both are.
     @Test func voidedRecordsCountInNoReport() throws {

@@ -72,7 +72,8 @@ public struct ReportTable: Sendable, Hashable {
     /// RFC 4180 CSV with a header line.
     public var csv: String {
         func quote(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+            // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
                 ? "\"" + text.replacingOccurrences("\"", "\"\"") + "\"" : text
         }
         var out = columns.map(quote).joined(separator: ",") + "\n"
