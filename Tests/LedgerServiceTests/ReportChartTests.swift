@@ -70,6 +70,14 @@ import Testing
         #expect(labels.count >= 8 && labels.count <= 16, "\(labels)")
         #expect(labels.first == "2026-12-31", "drawn from the last backwards")
         #expect(svg.contains("Subscription events (count), by day (UTC)"))
+        // Evenly spaced: the gap after the last label (pushed inside the chart) may be a little wider, never double.
+        let days = labels.map { ReportFixtures.at("\($0)T00:00:00Z").milliseconds / 86_400_000 }
+        let gaps = zip(days, days.dropFirst()).map { $0 - $1 }
+        let step = try #require(gaps.last)
+        #expect(gaps.dropFirst().allSatisfy { $0 == step }, "\(labels)")
+        #expect(gaps[0] >= step && gaps[0] < 2 * step, "\(labels)")
+        // Over 365 thin bars the net line is faint, so that the stacks under it stay readable.
+        #expect(svg.contains("<polyline") && svg.contains("stroke-opacity=\"0.45\""))
     }
 
     @Test func theEventsChartHonoursTheBucket() throws {

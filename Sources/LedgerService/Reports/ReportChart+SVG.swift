@@ -94,25 +94,29 @@ extension ReportChart {
         if !netPoints.isEmpty {
             let points = netPoints.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ")
             out += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"#222222\" "
-            out += "stroke-width=\"\(count > 60 ? "0.8" : "1.5")\"/>\n"
+            // Over many thin bars the line is drawn faint, so that the stacks under it stay readable.
+            out += "stroke-width=\"\(count > 60 ? "0.8" : "1.5")\"\(count > 120 ? " stroke-opacity=\"0.45\"" : "")/>\n"
             if netPoints.count <= 120 {
                 for (px, py) in netPoints {
                     out += "<circle cx=\"\(f(px))\" cy=\"\(f(py))\" r=\"2.5\" fill=\"#222222\"/>\n"
                 }
             }
         }
-        // X labels, thinned from the last one backwards so that it always shows, kept inside the chart.
+        // X labels, thinned from the last one backwards so that it always shows, kept inside the chart: one at
+        // least every `every` buckets after the one kept before it, at the first bucket where it does not run
+        // into that one (the last label, pushed inside the chart, may take more room than its share).
         let labelWidth = Double(labels.map(\.count).max() ?? 1) * 6.6 + 10
         let fits = max(1, Int((right - left) / labelWidth))
         let every = max(1, (count + fits - 1) / fits)
         var nextLeft = Double.infinity
-        for index in stride(from: count - 1, through: 0, by: -1) where (count - 1 - index) % every == 0 {
+        var kept = count - 1 + every
+        for index in stride(from: count - 1, through: 0, by: -1) where kept - index >= every {
             let tick = left + (Double(index) + 0.5) * band
             let half = Double(labels[index].count) * 3.3
             let cx = min(max(tick, left + half), w - 4 - half)
-            // A label kept inside the chart must not run into the one after it.
             guard cx + half + 6 <= nextLeft else { continue }
             nextLeft = cx - half
+            kept = index
             out += "<line x1=\"\(f(tick))\" x2=\"\(f(tick))\" y1=\"\(f(bottom))\" y2=\"\(f(bottom + 4))\" "
             out += "stroke=\"#333333\"/>\n"
             out += text(x: cx, y: bottom + 17, Markup.escape(labels[index]), size: 11, anchor: "middle")
