@@ -85,6 +85,9 @@ extension EvidenceStore {
                 guard sealed else { break }
                 let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
                 guard let next = EvidencePack.nextEntry(in: rest) else { break }
+                let stretch = Array(rest[..<next])
+                let digests = EvidencePack.digests(inTail: stretch).mapValues { [offset] in offset + Int64($0) }
+                state.skipped.append(EvidenceTail(number: number, offset: offset, bytes: stretch, digests: digests))
                 offset += Int64(next)
                 continue
             }
@@ -115,6 +118,9 @@ extension EvidenceStore {
                 // skipped); otherwise the tail.
                 let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
                 guard let next = EvidencePack.nextEntry(in: rest) else { break }
+                let stretch = Array(rest[..<next])
+                let digests = EvidencePack.digests(inTail: stretch).mapValues { [offset] in offset + Int64($0) }
+                state.skipped.append(EvidenceTail(number: number, offset: offset, bytes: stretch, digests: digests))
                 offset += Int64(next)
                 continue
             }
