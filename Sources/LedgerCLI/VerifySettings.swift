@@ -3,6 +3,7 @@ import LedgerCore
 import LedgerCrypto
 import LedgerService
 import LedgerStore
+import LedgerSystem
 
 /// What a data directory is bound to: the defaults of a command's verification flags, which may not name
 /// another environment or app.
@@ -14,9 +15,20 @@ struct BoundIdentity {
     /// Where the ledger lives, for messages.
     var place: String
 
-    /// What the command's ledger is bound to; nil when it cannot be read yet (a missing directory is a new one).
-    static func of(_ context: CommandContext) -> BoundIdentity? {
-        guard let ledger = try? Commands.openReader(context) else { return nil }
+    /// What the command's ledger is bound to; nil for a data directory that does not exist yet (a new one). One
+    /// that exists but cannot be read (a damaged `meta` or segment header) is a failure naming the damage, not an
+    /// unbound directory whose flags are missing.
+    static func of(_ context: CommandContext) throws(CLIError) -> BoundIdentity? {
+        let ledger: Ledger
+        do {
+            ledger = try Commands.openReader(context)
+        } catch {
+            let isNew =
+                try Commands.postgresURL(context) == nil
+                && (try? PosixFileSystem().stat(context.dataDirectory)) == .some(nil)
+            if isNew { return nil }
+            throw error
+        }
         defer { ledger.close() }
         return BoundIdentity(environment: ledger.environment, app: ledger.appIdentity, place: ledger.place)
     }

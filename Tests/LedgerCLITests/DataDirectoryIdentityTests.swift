@@ -1,4 +1,5 @@
 import LedgerJSON
+import LedgerSystem
 import LedgerTesting
 import Testing
 
@@ -37,6 +38,22 @@ import Testing
         let fromEnvironment = ledger(
             ["audit", "--data", workspace.data, "--user", "42"], environment: ["LEDGER_TRUST_ROOTS": workspace.root])
         #expect(fromEnvironment.code == 0, "\(fromEnvironment.err)")
+    }
+
+    /// A directory whose `meta` is damaged is not one bound to nothing: a writer names the damage (exit 1) instead
+    /// of asking for the flags the directory would have given (exit 64).
+    @Test(arguments: ["ingest", "serve"])
+    func aDamagedMetaIsAFailureNotAMissingFlag(command: String) throws {
+        #expect(try ingestOne(workspace.verifyFlags).code == 0)
+        let meta = workspace.data + "/meta"
+        var bytes = try #require(try PosixFileSystem().readFile(meta))
+        bytes[bytes.count / 2] ^= 0x20
+        write(meta, bytes: bytes)
+        let result = ledger(
+            [command, "--data", workspace.data, "--trust-root", workspace.root]
+                + (command == "serve" ? ["--port", "0"] : []))
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.err.hasPrefix("error: ") && result.err.contains("meta"), "\(result.err)")
     }
 
     @Test func anotherBundleIdIsRefusedNamingBoth() throws {
