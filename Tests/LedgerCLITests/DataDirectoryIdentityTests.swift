@@ -54,6 +54,11 @@ import Testing
                 + (command == "serve" ? ["--port", "0"] : []))
         #expect(result.code == 1, "\(result.err)")
         #expect(result.err.hasPrefix("error: ") && result.err.contains("meta"), "\(result.err)")
+        // verify --json still prints its one document, the damage as its problem.
+        let verify = ledger(["verify", "--data", workspace.data, "--json"])
+        #expect(verify.code == 1)
+        #expect(verify.json?["ok"] == false && verify.json?["records"] == 1, "\(verify.out)")
+        #expect(verify.json?["problem"]?["message"]?.string?.contains("/meta") == true, "\(verify.out)")
     }
 
     @Test func anotherBundleIdIsRefusedNamingBoth() throws {

@@ -52,7 +52,17 @@ public enum LogVerification {
         readRecord: RecordReader? = nil, progress: ((UInt64) -> Void)? = nil
     ) throws(LogError) -> VerifyReport {
         let layout = DataDirectory(root: directory)
-        let meta = try Meta.read(fileSystem, layout)
+        // A damaged `meta` is a finding of the report (the walk reads the environment from the segment headers),
+        // not an error that leaves `verify --json` without its document.
+        let meta: Meta?
+        var damagedMeta: String?
+        do {
+            meta = try Meta.read(fileSystem, layout)
+        } catch {
+            guard error.code == .damaged else { throw error }
+            meta = nil
+            damagedMeta = error.message
+        }
         var pinned: [UInt8]?
         var walk: LogWalk
         var attempt = 0
@@ -103,6 +113,10 @@ public enum LogVerification {
         var report = VerifyReport(
             records: walk.headSeq, headSeq: walk.headSeq, headHash: headHash, headTime: walk.headTime,
             environment: environment, segments: try layout.segmentNames(fileSystem).count, problem: walk.problem)
+        if let damagedMeta, report.problem == nil {
+            report.problem = LogProblem(
+                kind: .damagedSegmentHeader, segment: nil, offset: nil, seq: nil, message: damagedMeta)
+        }
         if meta == nil && walk.headSeq > 0 && report.problem == nil {
             report.problem = LogProblem(
                 kind: .damagedSegmentHeader, segment: nil, offset: nil, seq: nil,
