@@ -68,8 +68,9 @@ final class EvidenceStore: @unchecked Sendable {
         var hasLegacy = false
         /// The bytes after the last valid entry of the writer's last pack, until its open cuts them.
         var tail: EvidenceTail?
-        /// The unreadable stretches of the writer's last pack that valid entries follow (left in place): a crash's
-        /// hole or damage, told apart by ``EvidenceTail/holdsTornEntry(at:)`` when a record's evidence is in one.
+        /// The unreadable stretches of the packs that valid entries follow (left in place, skipped by the scan): a
+        /// crash's hole or damage, told apart by ``EvidenceTail/holdsTornEntry(at:)`` when a record's evidence is
+        /// in one.
         var skipped: [EvidenceTail] = []
         /// What the writer's open cut off a torn pack tail, if anything.
         var recovery: EvidenceRecovery?
