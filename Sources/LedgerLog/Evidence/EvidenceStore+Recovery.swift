@@ -85,9 +85,7 @@ extension EvidenceStore {
                 guard sealed else { break }
                 let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
                 guard let next = EvidencePack.nextEntry(in: rest) else { break }
-                let stretch = Array(rest[..<next])
-                let digests = EvidencePack.digests(inTail: stretch).mapValues { [offset] in offset + Int64($0) }
-                state.skipped.append(EvidenceTail(number: number, offset: offset, bytes: stretch, digests: digests))
+                noteSkippedLocked(number, at: offset, Array(rest[..<next]))
                 offset += Int64(next)
                 continue
             }
@@ -95,6 +93,13 @@ extension EvidenceStore {
             offset += decoded.entrySize
         }
         state.scanned[number] = offset
+    }
+
+    /// Keeps an unreadable stretch of pack `number` at `offset` that a valid entry follows, with the addresses of
+    /// the entries it may hold (``State/skipped``).
+    private func noteSkippedLocked(_ number: UInt32, at offset: Int64, _ bytes: [UInt8]) {
+        let digests = EvidencePack.digests(inTail: bytes).mapValues { offset + Int64($0) }
+        state.skipped.append(EvidenceTail(number: number, offset: offset, bytes: bytes, digests: digests))
     }
 
     /// The valid entry header at `offset`, or nil.
@@ -118,9 +123,7 @@ extension EvidenceStore {
                 // skipped); otherwise the tail.
                 let rest = try fileSystem.read(fd, count: Int(size - offset), at: offset)
                 guard let next = EvidencePack.nextEntry(in: rest) else { break }
-                let stretch = Array(rest[..<next])
-                let digests = EvidencePack.digests(inTail: stretch).mapValues { [offset] in offset + Int64($0) }
-                state.skipped.append(EvidenceTail(number: number, offset: offset, bytes: stretch, digests: digests))
+                noteSkippedLocked(number, at: offset, Array(rest[..<next]))
                 offset += Int64(next)
                 continue
             }

@@ -18,18 +18,21 @@ extension EvidenceStore {
         }
         // A pack exists from before the first write to it (created, then fsynced with its directory): with none
         // at all, the evidence was removed, not torn by a crash, and cutting would drop acknowledged records.
-        let packed = lock.withLock { !state.packs.isEmpty || state.hasLegacy }
+        // The bytes past the last pack's last valid entry, and the stretches the scan skipped, do not change
+        // while the open recovers.
+        let (packed, stretches) = lock.withLock {
+            (!state.packs.isEmpty || state.hasLegacy, [state.tail].compactMap { $0 } + state.skipped)
+        }
         guard packed else { return nil }
         var first: (seq: UInt64, offset: Int64)?
         var failure: SystemError?
         try SegmentReader.scan(fileSystem, [segment], from: from, through: through, checkCRC: false) {
             view, _, offset in
             guard let digest = EvidenceReferences.reference(view.payload, references) else { return true }
-            let (indexed, tail, skipped) = lock.withLock { (state.index[digest] != nil, state.tail, state.skipped) }
-            if indexed { return true }
+            if lock.withLock({ state.index[digest] != nil }) { return true }
             // Named by an entry after the last valid one, or in an unreadable stretch valid entries follow:
             // unbacked only if a crash tore the entry's write; a flipped byte in an entry all there is damage.
-            let stretch = ([tail].compactMap { $0 } + skipped).first { $0.digests[digest] != nil }
+            let stretch = stretches.first { $0.digests[digest] != nil }
             if let stretch, let start = stretch.digests[digest] {
                 if !stretch.holdsTornEntry(at: start) { return true }
             } else {
